@@ -1,0 +1,97 @@
+# gpudoctor - GNU make build.
+#
+#   make            build build/gpudoctor
+#   make check      unit tests + scenario tests + real-machine smoke test,
+#                   all under AddressSanitizer and UndefinedBehaviorSanitizer
+#   make bench      doctor vs. python -m torch.utils.collect_env
+#   make clean
+#
+# Run-time dependencies: glibc only. Jansson is linked statically from
+# Debian's libjansson-dev; NVIDIA libraries are never linked.
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral
+CPPFLAGS += -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Isrc -Ibuild/gen
+JANSSON_STATIC := $(firstword $(wildcard /usr/lib/$(shell $(CC) -print-multiarch 2>/dev/null)/libjansson.a /usr/lib64/libjansson.a /usr/lib/libjansson.a))
+ifneq ($(JANSSON_STATIC),)
+LIBS_JSON := $(JANSSON_STATIC)
+else
+LIBS_JSON := -ljansson
+endif
+LDLIBS += $(LIBS_JSON)
+
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+CPPFLAGS += -DGD_VERSION='"$(VERSION)"'
+
+SRC_LIB := $(sort $(wildcard src/util/*.c src/probe/*.c src/rules/*.c src/report/*.c src/kb/*.c src/cmd/*.c))
+SRC_MAIN := src/main.c
+DATA := $(sort $(wildcard data/*.tsv))
+GEN := $(patsubst data/%.tsv,build/gen/kb_%.c,$(DATA))
+
+OBJ_LIB := $(patsubst %.c,build/obj/%.o,$(SRC_LIB) $(GEN:build/%=%))
+BIN := build/gpudoctor
+
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+OBJ_LIB_SAN := $(patsubst build/obj/%,build/asan/obj/%,$(OBJ_LIB))
+BIN_SAN := build/asan/gpudoctor
+
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRC))
+
+.PHONY: all check unit scenarios smoke bench clean fakes
+.SECONDARY:
+
+all: $(BIN)
+
+$(BIN): $(OBJ_LIB) build/obj/src/main.o
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+build/obj/%.o: %.c | $(GEN)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
+
+build/obj/gen/%.o: build/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+
+# Knowledge tables: data/NAME.tsv -> build/gen/kb_NAME.c, checked as generated.
+build/gen/kb_%.c: data/%.tsv tools/tsv2c.awk
+	@mkdir -p $(dir $@)
+	awk -v table=$* -f tools/tsv2c.awk $< > $@.tmp && mv $@.tmp $@
+
+# The sanitizer build used by every test.
+$(BIN_SAN): $(OBJ_LIB_SAN) build/asan/obj/src/main.o
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+build/asan/obj/%.o: %.c | $(GEN)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+
+build/asan/obj/gen/%.o: build/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(SAN_FLAGS) -c -o $@ $<
+
+build/asan/tests/%: tests/unit/%.c $(OBJ_LIB_SAN)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Wno-missing-prototypes $(SAN_FLAGS) -o $@ $< $(OBJ_LIB_SAN) $(LDLIBS) -lcmocka
+
+check: $(BIN) unit scenarios smoke
+	@echo "all checks passed"
+
+unit: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+
+scenarios: $(BIN_SAN)
+	GPUDOCTOR=$(BIN_SAN) tests/run-scenarios
+
+smoke: $(BIN_SAN)
+	tests/smoke-real-machine $(BIN_SAN)
+
+bench: $(BIN)
+	bench/doctor-vs-collect-env.sh
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,47 @@
+/*
+ * cmd.h - the command layer: the only code that prints to the user,
+ * chooses exit statuses or exits.
+ */
+#ifndef GD_CMD_CMD_H
+#define GD_CMD_CMD_H
+
+#include <stdbool.h>
+
+enum exit_code {
+	EXIT_READY = 0,		/* ready (or degraded without --fail-on warning) */
+	EXIT_NOT_READY = 1,	/* an error finding (or a warning with --fail-on warning) */
+	EXIT_USAGE = 2,
+	EXIT_INTERNAL = 3,
+};
+
+enum output_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN };
+enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+
+struct cmd_options {
+	const char *root;		/* --root, NULL for the live machine */
+	enum output_format format;
+	enum color_mode color;
+	int verbose;
+	bool fail_on_warning;
+	bool help;
+	char **args;			/* operands after the command name */
+	int nargs;
+	char **envp;			/* the environment to diagnose */
+};
+
+struct command {
+	const char *name;
+	int (*run)(const struct cmd_options *opts);
+	const char *summary;
+	const char *help;		/* the command's --help text */
+};
+
+int cmd_doctor(const struct cmd_options *opts);
+int cmd_info(const struct cmd_options *opts);
+
+/* Shared by commands: whether to colour stdout. */
+bool cmd_use_color(const struct cmd_options *opts);
+/* Flush stdout; a closed pipe is success, any other write error is not. */
+int cmd_finish_output(int status);
+
+#endif

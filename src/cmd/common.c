@@ -1,0 +1,33 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+
+bool cmd_use_color(const struct cmd_options *opts)
+{
+	const char *no_color = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	if (opts->color == COLOR_ALWAYS)
+		return true;
+	if (opts->color == COLOR_NEVER || opts->format != FORMAT_TEXT)
+		return false;
+	if (no_color && no_color[0])
+		return false;
+	if (term && strcmp(term, "dumb") == 0)
+		return false;
+	return isatty(STDOUT_FILENO);
+}
+
+int cmd_finish_output(int status)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return status;
+	if (errno == EPIPE)
+		return status;	/* `gpudoctor | head`: the reader has what it wanted */
+	fprintf(stderr, "gpudoctor: cannot write output: %s\n", strerror(errno ? errno : EIO));
+	return EXIT_INTERNAL;
+}

@@ -1,0 +1,25 @@
+#include "cmd/diagnose.h"
+
+#include <stdio.h>
+
+#include "probe/probe.h"
+
+struct facts *diagnose_collect(const struct cmd_options *opts)
+{
+	struct probe_ctx ctx = { 0 };
+	struct error err;
+	struct facts *facts;
+
+	if (rootfs_init(&ctx.fs, opts->root, &err) < 0) {
+		fprintf(stderr, "gpudoctor: %s\n", err.msg);
+		return NULL;
+	}
+	ctx.envp = opts->envp;
+	facts = facts_new();
+	if (!facts) {
+		fprintf(stderr, "gpudoctor: out of memory\n");
+		return NULL;
+	}
+	probe_all(facts, &ctx);
+	return facts;
+}

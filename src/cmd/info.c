@@ -1,0 +1,40 @@
+/*
+ * info.c - `gpudoctor info`: the facts only, no judgement.
+ */
+#include <stdio.h>
+
+#include "cmd/diagnose.h"
+#include "report/report.h"
+
+int cmd_info(const struct cmd_options *opts)
+{
+	struct report_opts ro = { cmd_use_color(opts), opts->verbose, 80 };
+	struct facts *facts = diagnose_collect(opts);
+	int status = EXIT_READY;
+
+	if (!facts)
+		return EXIT_USAGE;
+	switch (opts->format) {
+	case FORMAT_JSON: {
+		json_t *j = json_pack("{s:s, s:s, s:o}", "schema", "gpudoctor.info/1", "version", GD_VERSION,
+				      "facts", report_facts_json(facts));
+
+		if (!j) {
+			fprintf(stderr, "gpudoctor: cannot build the JSON report\n");
+			status = EXIT_INTERNAL;
+		} else {
+			report_json_write(stdout, j);
+		}
+		json_decref(j);
+		break;
+	}
+	case FORMAT_MARKDOWN:
+		report_markdown_info(stdout, facts);
+		break;
+	case FORMAT_TEXT:
+		report_text_info(stdout, facts, &ro);
+		break;
+	}
+	facts_free(facts);
+	return cmd_finish_output(status);
+}

@@ -1,0 +1,132 @@
+/*
+ * cuda_driver.c - CUDA toolkit <-> NVIDIA driver, from data/cuda_driver.tsv.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kb/kb.h"
+#include "util/str.h"
+
+extern const size_t kb_cuda_driver_ncolumns, kb_cuda_driver_nrows;
+extern const char *const kb_cuda_driver_columns[];
+extern const int kb_cuda_driver_lines[];
+extern const char *const kb_cuda_driver_cells[];
+
+const struct kb_table *kb_table_cuda_driver(void)
+{
+	static struct kb_table t;
+
+	if (!t.name) {
+		t.name = "cuda_driver";
+		t.columns = kb_cuda_driver_columns;
+		t.ncolumns = kb_cuda_driver_ncolumns;
+		t.cells = kb_cuda_driver_cells;
+		t.lines = kb_cuda_driver_lines;
+		t.nrows = kb_cuda_driver_nrows;
+	}
+	return &t;
+}
+
+int kb_column(const struct kb_table *t, const char *name)
+{
+	for (size_t i = 0; i < t->ncolumns; i++)
+		if (strcmp(t->columns[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *kb_cell(const struct kb_table *t, size_t row, int column)
+{
+	if (row >= t->nrows || column < 0 || (size_t)column >= t->ncolumns)
+		return "";
+	return t->cells[row * t->ncolumns + (size_t)column];
+}
+
+static void answer(struct kb_answer *out, const struct kb_table *t, size_t row, const char *value)
+{
+	str_copy(out->value, sizeof(out->value), value);
+	out->source = kb_cell(t, row, kb_column(t, "source"));
+	out->release = kb_cell(t, row, kb_column(t, "release"));
+}
+
+int kb_cuda_min_driver(const char *cuda_version, struct kb_answer *out)
+{
+	const struct kb_table *t = kb_table_cuda_driver();
+	int kind = kb_column(t, "kind"), cuda = kb_column(t, "cuda");
+	int rel = kb_column(t, "release"), drv = kb_column(t, "linux_min_driver");
+	char mm[16];
+	long first = -1;
+
+	if (version_prefix(cuda_version, 2, mm, sizeof(mm)) < 0)
+		return -1;
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (strcmp(kb_cell(t, r, kind), "toolkit") != 0 || strcmp(kb_cell(t, r, cuda), mm) != 0 ||
+		    !kb_cell(t, r, drv)[0])
+			continue;
+		if (first < 0)
+			first = (long)r;
+		if (strstr(kb_cell(t, r, rel), "GA")) {
+			answer(out, t, r, kb_cell(t, r, drv));
+			return 0;
+		}
+	}
+	if (first < 0)
+		return -1;
+	answer(out, t, (size_t)first, kb_cell(t, (size_t)first, drv));
+	return 0;
+}
+
+int kb_cuda_max_for_driver(const char *driver, struct kb_answer *out)
+{
+	const struct kb_table *t = kb_table_cuda_driver();
+	int kind = kb_column(t, "kind"), cuda = kb_column(t, "cuda"), drv = kb_column(t, "linux_min_driver");
+	long best = -1;
+
+	if (!driver || !version_is_valid(driver))
+		return -1;
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *min = kb_cell(t, r, drv);
+
+		if (strcmp(kb_cell(t, r, kind), "toolkit") != 0 || !min[0] || version_compare(driver, min) < 0)
+			continue;
+		if (best < 0 || version_compare(kb_cell(t, r, cuda), kb_cell(t, (size_t)best, cuda)) > 0)
+			best = (long)r;
+	}
+	if (best < 0)
+		return -1;
+	answer(out, t, (size_t)best, kb_cell(t, (size_t)best, cuda));
+	return 0;
+}
+
+int kb_cuda_minor_compat_driver(int cuda_major, struct kb_answer *out)
+{
+	const struct kb_table *t = kb_table_cuda_driver();
+	int kind = kb_column(t, "kind"), cuda = kb_column(t, "cuda"), drv = kb_column(t, "linux_min_driver");
+	char major[16];
+
+	str_printf(major, sizeof(major), "%d", cuda_major);
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (strcmp(kb_cell(t, r, kind), "minor_compat") == 0 && strcmp(kb_cell(t, r, cuda), major) == 0) {
+			answer(out, t, r, kb_cell(t, r, drv));
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int kb_cuda_oldest_compat_major(void)
+{
+	const struct kb_table *t = kb_table_cuda_driver();
+	int kind = kb_column(t, "kind"), cuda = kb_column(t, "cuda");
+	int oldest = -1;
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (strcmp(kb_cell(t, r, kind), "minor_compat") == 0) {
+			int m = atoi(kb_cell(t, r, cuda));
+
+			if (oldest < 0 || m < oldest)
+				oldest = m;
+		}
+	}
+	return oldest;
+}

@@ -1,0 +1,170 @@
+/*
+ * main.c - gpudoctor's command table and global options. The only file
+ * that knows every command.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+
+extern char **environ;
+
+static const struct command commands[] = {
+	{ "doctor", cmd_doctor, "diagnose the GPU stack and print the root cause first (default)",
+	  "usage: gpudoctor [doctor] [options]\n\n"
+	  "Walks the chain PCI device -> kernel driver -> driver libraries -> CUDA toolkits ->\n"
+	  "cuDNN -> environment -> container/WSL and prints the root cause first, with\n"
+	  "evidence and the commands that fix it.\n\n"
+	  "Exit status: 0 ready, 1 not ready (an error finding; with --fail-on warning also\n"
+	  "a warning), 2 usage error, 3 internal error.\n" },
+	{ "info", cmd_info, "print the facts gathered about this machine, without judging them",
+	  "usage: gpudoctor info [options]\n\n"
+	  "Prints everything the probes found: system, GPUs, driver, libraries, toolkits,\n"
+	  "cuDNN, environment, container and WSL. --json gives the same \"facts\" object as\n"
+	  "the doctor's report.\n" },
+};
+
+static const char global_help[] =
+	"options:\n"
+	"  --root DIR            read the machine's files under DIR instead of / (runs nothing)\n"
+	"  --format FORMAT       text (default), json or markdown\n"
+	"  --json                short for --format json\n"
+	"  --color WHEN          auto (default: only on a terminal, honours NO_COLOR), always, never\n"
+	"  --fail-on LEVEL       error (default) or warning: which findings make the exit status 1\n"
+	"  -v, --verbose         more detail (repeat for more)\n"
+	"  -h, --help            this help; `gpudoctor COMMAND --help` for a command's\n"
+	"  --version             print the version\n";
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: gpudoctor [COMMAND] [options]\n\n"
+		     "Why is PyTorch not using my GPU, and what do I type to fix it?\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\n%s", global_help);
+}
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+enum { OPT_ROOT = 256, OPT_FORMAT, OPT_JSON, OPT_COLOR, OPT_FAIL_ON, OPT_VERSION };
+
+static int parse_options(int argc, char **argv, struct cmd_options *o, bool *version)
+{
+	static const struct option longopts[] = {
+		{ "root", required_argument, NULL, OPT_ROOT },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "color", required_argument, NULL, OPT_COLOR },
+		{ "colour", required_argument, NULL, OPT_COLOR },
+		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_ROOT:
+			o->root = optarg;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "text") == 0)
+				o->format = FORMAT_TEXT;
+			else if (strcmp(optarg, "json") == 0)
+				o->format = FORMAT_JSON;
+			else if (strcmp(optarg, "markdown") == 0 || strcmp(optarg, "md") == 0)
+				o->format = FORMAT_MARKDOWN;
+			else
+				return fprintf(stderr, "gpudoctor: unknown format '%s' (text, json, markdown)\n", optarg), -1;
+			break;
+		case OPT_JSON:
+			o->format = FORMAT_JSON;
+			break;
+		case OPT_COLOR:
+			if (strcmp(optarg, "auto") == 0)
+				o->color = COLOR_AUTO;
+			else if (strcmp(optarg, "always") == 0)
+				o->color = COLOR_ALWAYS;
+			else if (strcmp(optarg, "never") == 0)
+				o->color = COLOR_NEVER;
+			else
+				return fprintf(stderr, "gpudoctor: unknown --color '%s' (auto, always, never)\n", optarg), -1;
+			break;
+		case OPT_FAIL_ON:
+			if (strcmp(optarg, "warning") == 0)
+				o->fail_on_warning = true;
+			else if (strcmp(optarg, "error") == 0)
+				o->fail_on_warning = false;
+			else
+				return fprintf(stderr, "gpudoctor: unknown --fail-on '%s' (error, warning)\n", optarg), -1;
+			break;
+		case 'v':
+			o->verbose++;
+			break;
+		case 'h':
+			o->help = true;
+			break;
+		case OPT_VERSION:
+			*version = true;
+			break;
+		case ':':
+			return fprintf(stderr, "gpudoctor: option '%s' needs a value\n", argv[optind - 1]), -1;
+		default:
+			return fprintf(stderr, "gpudoctor: unknown option '%s'\n", argv[optind - 1]), -1;
+		}
+	}
+	o->args = argv + optind;
+	o->nargs = argc - optind;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct cmd_options opts = { .envp = environ };
+	const struct command *cmd = &commands[0];
+	bool version = false;
+
+	/* Writes to a closed pipe must fail with EPIPE, not kill us. */
+	signal(SIGPIPE, SIG_IGN);
+	if (parse_options(argc, argv, &opts, &version) < 0) {
+		fprintf(stderr, "try 'gpudoctor --help'\n");
+		return EXIT_USAGE;
+	}
+	if (version) {
+		printf("gpudoctor %s\n", GD_VERSION);
+		return cmd_finish_output(EXIT_READY);
+	}
+	if (opts.nargs > 0) {
+		cmd = find_command(opts.args[0]);
+		if (!cmd) {
+			fprintf(stderr, "gpudoctor: unknown command '%s'\ntry 'gpudoctor --help'\n", opts.args[0]);
+			return EXIT_USAGE;
+		}
+		opts.args++;
+		opts.nargs--;
+	} else if (opts.help) {
+		usage(stdout);
+		return cmd_finish_output(EXIT_READY);
+	}
+	if (opts.help) {
+		printf("%s\n%s", cmd->help, global_help);
+		return cmd_finish_output(EXIT_READY);
+	}
+	if (opts.nargs > 0) {
+		fprintf(stderr, "gpudoctor %s: unexpected argument '%s'\n", cmd->name, opts.args[0]);
+		return EXIT_USAGE;
+	}
+	return cmd->run(&opts);
+}

@@ -1,0 +1,97 @@
+/*
+ * container.c - are we inside Docker/Podman/Kubernetes/LXC, or WSL?
+ *
+ * A container changes which facts mean what: the kernel module lives on the
+ * host (so "not on disk" is normal), and /dev/nvidia* exist only when the
+ * runtime injected them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe/probe.h"
+#include "util/str.h"
+
+#define PROC_TEXT_MAX (1024 * 1024)
+
+static void set_runtime(struct container_facts *c, const char *runtime, const char *evidence)
+{
+	if (c->in_container)
+		return;
+	c->in_container = true;
+	str_copy(c->runtime, sizeof(c->runtime), runtime);
+	str_copy(c->evidence, sizeof(c->evidence), evidence);
+}
+
+static void detect_container(struct facts *f, const struct rootfs *fs, char *const *envp)
+{
+	struct container_facts *c = &f->container;
+	char *text = NULL;
+
+	if (rootfs_exists(fs, "/.dockerenv"))
+		set_runtime(c, "docker", "/.dockerenv exists");
+	if (rootfs_exists(fs, "/run/.containerenv"))
+		set_runtime(c, "podman", "/run/.containerenv exists");
+	for (char *const *e = envp; e && *e; e++) {
+		if (str_starts_with(*e, "KUBERNETES_SERVICE_HOST="))
+			set_runtime(c, "kubernetes", "KUBERNETES_SERVICE_HOST is set");
+		else if (str_starts_with(*e, "container="))
+			set_runtime(c, *e + 10, "the container variable is set");
+	}
+	if (rootfs_read(fs, "/proc/1/cgroup", PROC_TEXT_MAX, &text, NULL, NULL, NULL) == 0) {
+		if (strstr(text, "/kubepods"))
+			set_runtime(c, "kubernetes", "/proc/1/cgroup names kubepods");
+		else if (strstr(text, "/docker/") || strstr(text, "docker-"))
+			set_runtime(c, "docker", "/proc/1/cgroup names docker");
+		else if (strstr(text, "/lxc/") || strstr(text, "lxc.payload"))
+			set_runtime(c, "lxc", "/proc/1/cgroup names lxc");
+		else if (strstr(text, "containerd"))
+			set_runtime(c, "containerd", "/proc/1/cgroup names containerd");
+		free(text);
+	}
+	if (rootfs_exists(fs, "/sys/fs/cgroup/cgroup.controllers"))
+		c->cgroup_version = 2;
+	else if (rootfs_is_dir(fs, "/sys/fs/cgroup/memory") || rootfs_is_dir(fs, "/sys/fs/cgroup/devices"))
+		c->cgroup_version = 1;
+	/* The NVIDIA container runtime bind-mounts driver files it injects. */
+	if (rootfs_read(fs, "/proc/self/mountinfo", PROC_TEXT_MAX, &text, NULL, NULL, NULL) == 0) {
+		if (strstr(text, "/libcuda.so") || strstr(text, "/libnvidia-ml.so") ||
+		    strstr(text, " /dev/nvidiactl ") || strstr(text, "/nvidia-smi "))
+			c->nvidia_mounts = true;
+		if (!c->in_container && strstr(text, " / / ") == NULL && strstr(text, "overlay / ") != NULL)
+			set_runtime(c, "unknown", "the root filesystem is an overlay");
+		free(text);
+	}
+	c->nvidia_image = facts_env_is_set(f, "NVIDIA_REQUIRE_CUDA") || facts_env_is_set(f, "CUDA_VERSION") ||
+			  facts_env_is_set(f, "NV_CUDA_CUDART_VERSION");
+}
+
+static void detect_wsl(struct facts *f, const struct rootfs *fs)
+{
+	struct container_facts *c = &f->container;
+	const char *rel = f->system.kernel_release;
+
+	c->dev_dxg = rootfs_exists(fs, "/dev/dxg");
+	c->wsl_lib_dir = rootfs_is_dir(fs, "/usr/lib/wsl/lib");
+	c->wsl_libcuda = rootfs_exists(fs, "/usr/lib/wsl/lib/libcuda.so.1") ||
+			 rootfs_exists(fs, "/usr/lib/wsl/lib/libcuda.so");
+	if (str_casestr(rel, "microsoft-standard-WSL2")) {
+		c->wsl = true;
+		c->wsl_version = 2;
+		str_printf(c->wsl_evidence, sizeof(c->wsl_evidence), "kernel release %s", rel);
+	} else if (str_casestr(rel, "microsoft")) {
+		c->wsl = true;
+		c->wsl_version = str_casestr(rel, "WSL2") ? 2 : 1;
+		str_printf(c->wsl_evidence, sizeof(c->wsl_evidence), "kernel release %s", rel);
+	} else if (rootfs_exists(fs, "/proc/sys/fs/binfmt_misc/WSLInterop")) {
+		c->wsl = true;
+		str_copy(c->wsl_evidence, sizeof(c->wsl_evidence), "WSLInterop is registered");
+	}
+	if (c->wsl && c->wsl_version == 0 && c->dev_dxg)
+		c->wsl_version = 2;	/* only WSL 2 has a GPU paravirtualisation device */
+}
+
+void probe_container(struct facts *f, const struct probe_ctx *ctx)
+{
+	detect_container(f, &ctx->fs, ctx->envp);
+	detect_wsl(f, &ctx->fs);
+}

@@ -1,0 +1,135 @@
+#include "probe/facts.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct facts *facts_new(void)
+{
+	struct facts *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->toolkits.active = -1;
+	f->libs.cuda.chosen = -1;
+	f->libs.nvml.chosen = -1;
+	f->kmod.secure_boot = -1;
+	return f;
+}
+
+void facts_free(struct facts *facts)
+{
+	if (!facts)
+		return;
+	for (int i = 0; i < facts->env.count; i++)
+		free(facts->env.vars[i].value);
+	free(facts);
+}
+
+void fact_status_set(struct fact_status *st, enum fact_state state, const char *fmt, ...)
+{
+	va_list ap;
+
+	st->state = state;
+	va_start(ap, fmt);
+	vsnprintf(st->reason, sizeof(st->reason), fmt, ap);
+	va_end(ap);
+}
+
+void facts_note(struct facts *facts, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (facts->note_count >= MAX_NOTES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(facts->notes[facts->note_count++], sizeof(facts->notes[0]), fmt, ap);
+	va_end(ap);
+}
+
+const char *fact_state_name(enum fact_state state)
+{
+	switch (state) {
+	case FACT_OK:
+		return "ok";
+	case FACT_ABSENT:
+		return "absent";
+	case FACT_UNKNOWN:
+		return "unknown";
+	case FACT_ERROR:
+		return "error";
+	}
+	return "unknown";
+}
+
+const char *lib_origin_name(enum lib_origin origin)
+{
+	switch (origin) {
+	case LIB_FROM_PRELOAD:
+		return "LD_PRELOAD";
+	case LIB_FROM_LD_LIBRARY_PATH:
+		return "LD_LIBRARY_PATH";
+	case LIB_FROM_LDCACHE:
+		return "ld.so.cache";
+	case LIB_FROM_LDCONF:
+		return "ld.so.conf";
+	case LIB_FROM_DEFAULT_DIR:
+		return "default directory";
+	case LIB_FROM_WSL:
+		return "WSL";
+	}
+	return "unknown";
+}
+
+const char *visible_kind_name(enum visible_kind kind)
+{
+	static const char *const names[] = {
+		[VISIBLE_UNSET] = "unset",     [VISIBLE_EMPTY] = "empty",
+		[VISIBLE_NONE] = "none",       [VISIBLE_INDICES] = "indices",
+		[VISIBLE_UUIDS] = "uuids",     [VISIBLE_MIG] = "mig",
+		[VISIBLE_MIXED] = "mixed",     [VISIBLE_INVALID] = "invalid",
+	};
+
+	return (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "invalid";
+}
+
+const char *facts_env(const struct facts *facts, const char *name)
+{
+	for (int i = 0; i < facts->env.count; i++)
+		if (strcmp(facts->env.vars[i].name, name) == 0)
+			return facts->env.vars[i].value;
+	return NULL;
+}
+
+bool facts_env_is_set(const struct facts *facts, const char *name)
+{
+	return facts_env(facts, name) != NULL;
+}
+
+const struct devnode *facts_devnode(const struct facts *facts, const char *path)
+{
+	for (int i = 0; i < facts->kmod.node_count; i++)
+		if (strcmp(facts->kmod.nodes[i].path, path) == 0)
+			return &facts->kmod.nodes[i];
+	return NULL;
+}
+
+const struct lib_candidate *lib_choice_chosen(const struct lib_choice *choice)
+{
+	if (choice->chosen < 0 || choice->chosen >= choice->count)
+		return NULL;
+	return &choice->candidates[choice->chosen];
+}
+
+const char *facts_driver_version(const struct facts *facts)
+{
+	const struct lib_candidate *lib;
+
+	if (facts->kmod.nvrm_version[0])
+		return facts->kmod.nvrm_version;
+	lib = lib_choice_chosen(&facts->libs.cuda);
+	if (lib && lib->version[0] && !lib->is_stub)
+		return lib->version;
+	return NULL;
+}

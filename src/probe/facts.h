@@ -1,0 +1,307 @@
+/*
+ * facts.h - the model every probe fills and every rule and renderer reads.
+ *
+ * One struct facts describes one machine. Each section carries a status:
+ * a value that could not be read is never silently zero, it is
+ * FACT_UNKNOWN or FACT_ERROR with a reason a person can act on.
+ *
+ * Sizes are fixed so that the model is a single allocation with one owner
+ * (facts_new/facts_free); strings that would not fit are cut and the cut is
+ * recorded as a probe note rather than overrunning anything.
+ */
+#ifndef GD_PROBE_FACTS_H
+#define GD_PROBE_FACTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define FACT_PATH 512
+#define FACT_TEXT 128
+#define FACT_VER 32
+
+#define MAX_PCI_GPUS 32
+#define MAX_DEVNODES 48
+#define MAX_LIB_CANDIDATES 16
+#define MAX_TOOLKITS 16
+#define MAX_CUDNN 16
+#define MAX_ENV_VARS 48
+#define MAX_GROUPS 64
+#define MAX_NOTES 16
+#define MAX_DKMS 8
+
+enum fact_state {
+	FACT_OK,	/* read and understood */
+	FACT_ABSENT,	/* looked for and not there: itself a fact */
+	FACT_UNKNOWN,	/* could not be determined (not applicable, not permitted) */
+	FACT_ERROR,	/* there, but unreadable or malformed */
+};
+
+struct fact_status {
+	enum fact_state state;
+	char reason[FACT_TEXT * 2];
+};
+
+/* 1. the operating system and the user we run as */
+struct user_facts {
+	char name[64];
+	uid_t uid;
+	gid_t gids[MAX_GROUPS];	/* primary group first */
+	int ngids;
+	bool is_root;
+	char source[FACT_PATH];	/* where uid and groups came from */
+};
+
+struct system_facts {
+	struct fact_status status;
+	char os_id[32], os_id_like[64], os_version_id[32], os_pretty[FACT_TEXT];
+	char kernel_release[FACT_TEXT];
+	char arch[32];
+	char glibc_version[FACT_VER];
+	char cpu_model[FACT_TEXT];
+	int cpu_count;
+	uint64_t mem_total_kib, mem_available_kib;
+	struct user_facts user;
+};
+
+/* 2. NVIDIA display/3D controllers on the PCI bus */
+struct pci_gpu {
+	char address[32];		/* 0000:01:00.0 */
+	uint16_t vendor, device, subsys_vendor, subsys_device;
+	uint32_t class_code;
+	char driver[32];		/* bound kernel driver, "" when none */
+	char name[FACT_TEXT];		/* from pci.ids, "" when unknown */
+	char link_speed[32], max_link_speed[32];
+	int link_width, max_link_width;	/* -1 when unknown */
+	int numa_node;
+	bool config_readable;
+	bool fallen_off_bus;		/* config space reads all ones */
+	uint64_t aer_fatal;		/* fatal AER errors, 0 when unknown */
+	char sysfs_path[FACT_PATH];
+};
+
+struct pci_facts {
+	struct fact_status status;
+	int count;
+	struct pci_gpu gpus[MAX_PCI_GPUS];
+	int other_display_count;	/* non-NVIDIA display controllers */
+	char other_display[FACT_TEXT];	/* e.g. "8086:46a6 (i915)" */
+	char ids_source[FACT_PATH];	/* the pci.ids used for names */
+};
+
+/* 3. the kernel driver */
+struct devnode {
+	char path[64];
+	bool present;
+	bool is_char_device;
+	unsigned mode;			/* permission bits */
+	char owner[32], group[32];
+	int major, minor;
+	bool can_read, can_write;	/* for the user we diagnose */
+	bool from_standin;		/* described by a scenario stand-in file */
+};
+
+struct kmod_facts {
+	struct fact_status status;
+	/* /proc/driver/nvidia/version */
+	char nvrm_version[FACT_VER];
+	char nvrm_line[FACT_TEXT * 2];
+	bool open_kernel_module;
+	char sys_module_version[FACT_VER];	/* /sys/module/nvidia/version */
+	/* /proc/modules */
+	struct fact_status modules_status;
+	bool nvidia, nvidia_uvm, nvidia_drm, nvidia_modeset, nouveau;
+	/* /lib/modules/<release> */
+	struct fact_status on_disk_status;
+	bool module_on_disk;
+	char module_path[FACT_PATH];
+	bool module_signed;			/* signature appended; false if unknown */
+	bool module_signature_known;
+	char dkms_versions[MAX_DKMS][FACT_VER];	/* /var/lib/dkms/nvidia/<ver> */
+	int dkms_count;
+	bool dkms_built_for_kernel;
+	/* configuration */
+	bool nouveau_blacklisted;
+	char blacklist_source[FACT_PATH];
+	int secure_boot;			/* 1 on, 0 off, -1 unknown */
+	char secure_boot_source[FACT_PATH];
+	bool nvidia_modprobe;			/* /usr/bin/nvidia-modprobe exists */
+	bool nvidia_smi;			/* nvidia-smi in a standard place */
+	char nvidia_smi_path[FACT_PATH];
+	/* /dev */
+	struct devnode nodes[MAX_DEVNODES];
+	int node_count;
+};
+
+/* 4. user-space driver libraries, as the dynamic loader would find them */
+enum lib_origin {
+	LIB_FROM_PRELOAD,
+	LIB_FROM_LD_LIBRARY_PATH,
+	LIB_FROM_LDCACHE,
+	LIB_FROM_LDCONF,	/* in an ld.so.conf directory, no cache read */
+	LIB_FROM_DEFAULT_DIR,
+	LIB_FROM_WSL,
+};
+
+struct lib_candidate {
+	char soname[48];
+	char path[FACT_PATH];		/* the name the loader opens */
+	char resolved[FACT_PATH];	/* after following links */
+	char version[FACT_VER];		/* from the resolved file name */
+	enum lib_origin origin;
+	bool is_stub;
+	bool in_cache_dir_only;		/* present in a conf dir, missing from the cache */
+};
+
+struct lib_choice {
+	struct fact_status status;	/* ABSENT when the loader would find nothing */
+	int chosen;			/* index into candidates, -1 for none */
+	struct lib_candidate candidates[MAX_LIB_CANDIDATES];
+	int count;
+};
+
+struct libs_facts {
+	struct fact_status ldcache_status;
+	char ldcache_source[FACT_PATH];
+	int ldcache_entries;
+	struct lib_choice cuda;		/* libcuda.so.1 */
+	struct lib_choice nvml;		/* libnvidia-ml.so.1 */
+	bool stubs_on_search_path;	/* a stubs/ dir with libcuda on a search path */
+	char stubs_dir[FACT_PATH];
+};
+
+/* 5. CUDA toolkits */
+enum toolkit_origin_bits {
+	TK_FROM_SCAN = 1 << 0,		/* /usr/local/cuda-*, /opt/cuda* */
+	TK_FROM_DEFAULT_LINK = 1 << 1,	/* /usr/local/cuda */
+	TK_FROM_CUDA_HOME = 1 << 2,
+	TK_FROM_CUDA_PATH = 1 << 3,
+	TK_FROM_CUDA_ROOT = 1 << 4,
+	TK_FROM_NVCC_PATH = 1 << 5,	/* the nvcc found on PATH */
+};
+
+struct toolkit {
+	char path[FACT_PATH];		/* as found (may be a link) */
+	char real_path[FACT_PATH];	/* resolved */
+	bool exists;
+	char version[FACT_VER];		/* 12.4.131, 11.2.67, 12.4 */
+	char version_source[FACT_PATH];
+	bool has_nvcc;
+	unsigned origins;
+	bool active;
+};
+
+struct toolkit_facts {
+	struct fact_status status;
+	struct toolkit items[MAX_TOOLKITS];
+	int count;
+	int active;			/* index, -1 when none */
+	char active_reason[FACT_TEXT];
+	char nvcc_on_path[FACT_PATH];	/* resolved nvcc found on PATH, "" if none */
+};
+
+/* 6. cuDNN */
+enum cudnn_kind { CUDNN_HEADER, CUDNN_LIBRARY };
+
+struct cudnn_item {
+	enum cudnn_kind kind;
+	char path[FACT_PATH];
+	char version[FACT_VER];
+	char where[48];			/* "toolkit", "system", "LD_LIBRARY_PATH", "ld.so.cache" */
+};
+
+struct cudnn_facts {
+	struct fact_status status;
+	struct cudnn_item items[MAX_CUDNN];
+	int count;
+};
+
+/* 7. environment variables that steer CUDA */
+enum env_kind {
+	ENV_PATHS,		/* PATH, LD_LIBRARY_PATH, CUDA_HOME ... */
+	ENV_VISIBILITY,		/* CUDA_VISIBLE_DEVICES ... */
+	ENV_TUNING,		/* PYTORCH_CUDA_ALLOC_CONF ... */
+	ENV_DEBUG,		/* slows or breaks CUDA programs when left set */
+	ENV_CONTAINER,		/* NVIDIA container toolkit and image variables */
+};
+
+struct env_var {
+	const char *name;	/* static string from the known-variables table */
+	enum env_kind kind;
+	char *value;		/* owned by the facts */
+};
+
+enum visible_kind {
+	VISIBLE_UNSET,
+	VISIBLE_EMPTY,		/* set to "": hides every GPU */
+	VISIBLE_NONE,		/* "-1", "none", "NoDevFiles" */
+	VISIBLE_INDICES,
+	VISIBLE_UUIDS,
+	VISIBLE_MIG,
+	VISIBLE_MIXED,
+	VISIBLE_INVALID,
+};
+
+struct env_facts {
+	struct env_var vars[MAX_ENV_VARS];	/* only the ones that are set */
+	int count;
+	enum visible_kind visible;
+	int visible_indices[MAX_PCI_GPUS];
+	int visible_index_count;
+	char visible_invalid[64];		/* the first token CUDA would stop at */
+};
+
+/* 8. containers and WSL */
+struct container_facts {
+	bool in_container;
+	char runtime[32];		/* docker, podman, kubernetes, lxc, containerd, unknown */
+	char evidence[FACT_TEXT * 2];
+	int cgroup_version;		/* 1, 2, or 0 when unknown */
+	bool nvidia_mounts;		/* mountinfo shows injected NVIDIA libraries/devices */
+	bool nvidia_image;		/* NVIDIA_REQUIRE_CUDA / CUDA_VERSION / NV_* set */
+	bool wsl;
+	int wsl_version;		/* 1, 2, or 0 when unknown */
+	char wsl_evidence[FACT_TEXT];
+	bool dev_dxg;
+	bool wsl_lib_dir;		/* /usr/lib/wsl/lib exists */
+	bool wsl_libcuda;		/* /usr/lib/wsl/lib/libcuda.so.1 exists */
+};
+
+struct facts {
+	char root[FACT_PATH];		/* "/" when live */
+	bool live;
+	char notes[MAX_NOTES][FACT_TEXT * 2];	/* probe remarks worth showing */
+	int note_count;
+	struct system_facts system;
+	struct pci_facts pci;
+	struct kmod_facts kmod;
+	struct libs_facts libs;
+	struct toolkit_facts toolkits;
+	struct cudnn_facts cudnn;
+	struct env_facts env;
+	struct container_facts container;
+};
+
+/* Allocate a zeroed model; NULL on allocation failure. */
+struct facts *facts_new(void);
+/* Free the model and every string it owns. NULL is fine. */
+void facts_free(struct facts *facts);
+
+void fact_status_set(struct fact_status *st, enum fact_state state, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void facts_note(struct facts *facts, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+const char *fact_state_name(enum fact_state state);
+const char *lib_origin_name(enum lib_origin origin);
+const char *visible_kind_name(enum visible_kind kind);
+
+/* Lookup helpers for rules and renderers. */
+const char *facts_env(const struct facts *facts, const char *name);	/* NULL if unset */
+bool facts_env_is_set(const struct facts *facts, const char *name);
+const struct devnode *facts_devnode(const struct facts *facts, const char *path);
+const struct lib_candidate *lib_choice_chosen(const struct lib_choice *choice);
+/* The NVIDIA driver version known statically: NVRM first, else libcuda's. */
+const char *facts_driver_version(const struct facts *facts);
+
+#endif

@@ -1,0 +1,278 @@
+/*
+ * kmod.c - the NVIDIA kernel driver: loaded or not, which version, whether a
+ * module exists for the running kernel, and what could keep it from loading
+ * (nouveau, Secure Boot, a DKMS build missing for this kernel).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe/probe_internal.h"
+#include "util/kv.h"
+#include "util/str.h"
+
+#define PROC_TEXT_MAX (1024 * 1024)
+#define MODULES_DEP_MAX (16 * 1024 * 1024)
+/* The EFI global variable GUID that holds SecureBoot. */
+#define SECURE_BOOT_VAR "/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-e39a1e97d3c0"
+#define MODULE_SIG_MAGIC "~Module signature appended~\n"
+
+/*
+ * "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 ..."
+ * "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  550.54.14  Release Build ..."
+ * The version is the first token that parses as a dotted version.
+ */
+int nvrm_parse_version(const char *line, char *out, size_t outsz)
+{
+	char buf[512];
+	char *save = NULL;
+
+	str_copy(buf, sizeof(buf), line);
+	for (char *tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		if (strchr(tok, '.') && version_is_valid(tok))
+			return str_copy(out, outsz, tok);
+	}
+	return -1;
+}
+
+static void read_nvrm(struct kmod_facts *k, const struct rootfs *fs)
+{
+	char *text = NULL;
+	struct error err;
+
+	if (rootfs_read(fs, "/proc/driver/nvidia/version", 64 * 1024, &text, NULL, NULL, &err) < 0) {
+		fact_status_set(&k->status, FACT_ABSENT, "/proc/driver/nvidia/version is missing");
+		return;
+	}
+	text[strcspn(text, "\n")] = '\0';
+	str_copy(k->nvrm_line, sizeof(k->nvrm_line), text);
+	if (nvrm_parse_version(text, k->nvrm_version, sizeof(k->nvrm_version)) < 0)
+		fact_status_set(&k->status, FACT_ERROR, "no version in /proc/driver/nvidia/version");
+	else
+		k->status.state = FACT_OK;
+	k->open_kernel_module = strstr(text, "Open Kernel Module") != NULL;
+	free(text);
+}
+
+static void read_proc_modules(struct kmod_facts *k, const struct rootfs *fs)
+{
+	char *text = NULL, *cur, *line;
+
+	if (rootfs_read(fs, "/proc/modules", PROC_TEXT_MAX, &text, NULL, NULL, NULL) < 0) {
+		fact_status_set(&k->modules_status, FACT_UNKNOWN, "cannot read /proc/modules");
+		return;
+	}
+	k->modules_status.state = FACT_OK;
+	cur = text;
+	while ((line = line_next(&cur))) {
+		line[strcspn(line, " ")] = '\0';
+		if (strcmp(line, "nvidia") == 0)
+			k->nvidia = true;
+		else if (strcmp(line, "nvidia_uvm") == 0)
+			k->nvidia_uvm = true;
+		else if (strcmp(line, "nvidia_drm") == 0)
+			k->nvidia_drm = true;
+		else if (strcmp(line, "nvidia_modeset") == 0)
+			k->nvidia_modeset = true;
+		else if (strcmp(line, "nouveau") == 0)
+			k->nouveau = true;
+	}
+	free(text);
+}
+
+/* Check the module's tail for the kernel's signature marker. */
+static void read_signature(struct kmod_facts *k, const struct rootfs *fs)
+{
+	char tail[sizeof(MODULE_SIG_MAGIC)];
+	struct stat st;
+	long want = (long)strlen(MODULE_SIG_MAGIC);
+
+	if (!str_ends_with(k->module_path, ".ko") || rootfs_stat(fs, k->module_path, &st) < 0 ||
+	    st.st_size < want)
+		return;	/* compressed modules hide the marker; leave it unknown */
+	if (rootfs_pread(fs, k->module_path, tail, (size_t)want, (long)st.st_size - want) != want)
+		return;
+	tail[want] = '\0';
+	k->module_signature_known = true;
+	k->module_signed = strcmp(tail, MODULE_SIG_MAGIC) == 0;
+}
+
+/* modules.dep lines look like "updates/dkms/nvidia.ko.zst: deps...". */
+static bool find_in_modules_dep(struct kmod_facts *k, const struct rootfs *fs, const char *moddir)
+{
+	char path[FACT_PATH + 32];
+	FILE *fp;
+	char line[1024];
+	bool found = false;
+
+	if (path_join(path, sizeof(path), moddir, "modules.dep") < 0 || !(fp = rootfs_fopen(fs, path)))
+		return false;
+	while (!found && fgets(line, sizeof(line), fp)) {
+		char *colon = strchr(line, ':');
+		const char *base;
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		base = path_basename(line);
+		if (strcmp(base, "nvidia.ko") == 0 || str_starts_with(base, "nvidia.ko.")) {
+			found = true;
+			str_printf(k->module_path, sizeof(k->module_path), "%s/%s", moddir, line);
+		}
+	}
+	fclose(fp);
+	return found;
+}
+
+static void find_module_on_disk(struct kmod_facts *k, const struct rootfs *fs, const char *release)
+{
+	static const char *const subdirs[] = { "updates/dkms", "extra", "kernel/drivers/video",
+					       "updates", "misc", "kernel/drivers/gpu/drm/nvidia" };
+	static const char *const suffixes[] = { ".ko", ".ko.xz", ".ko.zst", ".ko.gz" };
+	char moddir[FACT_PATH];
+
+	if (!release[0]) {
+		fact_status_set(&k->on_disk_status, FACT_UNKNOWN, "kernel release unknown");
+		return;
+	}
+	str_printf(moddir, sizeof(moddir), "/lib/modules/%s", release);
+	if (!rootfs_is_dir(fs, moddir)) {
+		fact_status_set(&k->on_disk_status, FACT_ABSENT, "%s does not exist", moddir);
+		return;
+	}
+	k->on_disk_status.state = FACT_OK;
+	k->module_on_disk = find_in_modules_dep(k, fs, moddir);
+	for (size_t i = 0; !k->module_on_disk && i < sizeof(subdirs) / sizeof(subdirs[0]); i++) {
+		for (size_t j = 0; j < sizeof(suffixes) / sizeof(suffixes[0]); j++) {
+			char path[FACT_PATH];
+
+			str_printf(path, sizeof(path), "%s/%s/nvidia%s", moddir, subdirs[i], suffixes[j]);
+			if (rootfs_exists(fs, path)) {
+				k->module_on_disk = true;
+				str_copy(k->module_path, sizeof(k->module_path), path);
+				break;
+			}
+		}
+	}
+	if (k->module_on_disk)
+		read_signature(k, fs);
+}
+
+/* /var/lib/dkms/nvidia/<version>/<kernel>/<arch>/module/ */
+static void read_dkms(struct kmod_facts *k, const struct rootfs *fs, const char *release)
+{
+	DIR *d = rootfs_opendir(fs, "/var/lib/dkms/nvidia");
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)) && k->dkms_count < MAX_DKMS) {
+		char path[FACT_PATH];
+
+		if (de->d_name[0] == '.' || !version_is_valid(de->d_name))
+			continue;
+		str_copy(k->dkms_versions[k->dkms_count++], FACT_VER, de->d_name);
+		str_printf(path, sizeof(path), "/var/lib/dkms/nvidia/%s/%s", de->d_name, release);
+		if (release[0] && rootfs_is_dir(fs, path))
+			k->dkms_built_for_kernel = true;
+	}
+	closedir(d);
+}
+
+/* "blacklist nouveau" in any modprobe.d file, or modprobe.blacklist on the command line. */
+static void read_blacklist(struct kmod_facts *k, const struct rootfs *fs)
+{
+	static const char *const dirs[] = { "/etc/modprobe.d", "/usr/lib/modprobe.d",
+					    "/lib/modprobe.d", "/run/modprobe.d" };
+	char *text = NULL;
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !k->nouveau_blacklisted; i++) {
+		DIR *d = rootfs_opendir(fs, dirs[i]);
+		struct dirent *de;
+
+		if (!d)
+			continue;
+		while (!k->nouveau_blacklisted && (de = readdir(d))) {
+			char path[FACT_PATH], *cur, *line;
+
+			if (!str_ends_with(de->d_name, ".conf") ||
+			    path_join(path, sizeof(path), dirs[i], de->d_name) < 0 ||
+			    rootfs_read(fs, path, 256 * 1024, &text, NULL, NULL, NULL) < 0)
+				continue;
+			cur = text;
+			while ((line = line_next(&cur))) {
+				char *save = NULL, *w1, *w2;
+
+				w1 = strtok_r(line, " \t", &save);
+				w2 = w1 ? strtok_r(NULL, " \t", &save) : NULL;
+				if (w1 && w2 && strcmp(w1, "blacklist") == 0 && strcmp(w2, "nouveau") == 0) {
+					k->nouveau_blacklisted = true;
+					str_copy(k->blacklist_source, sizeof(k->blacklist_source), path);
+					break;
+				}
+			}
+			free(text);
+			text = NULL;
+		}
+		closedir(d);
+	}
+	if (!k->nouveau_blacklisted &&
+	    rootfs_read(fs, "/proc/cmdline", 64 * 1024, &text, NULL, NULL, NULL) == 0) {
+		if (strstr(text, "modprobe.blacklist=nouveau") || strstr(text, "nouveau.modeset=0") ||
+		    strstr(text, "rd.driver.blacklist=nouveau")) {
+			k->nouveau_blacklisted = true;
+			str_copy(k->blacklist_source, sizeof(k->blacklist_source), "/proc/cmdline");
+		}
+		free(text);
+	}
+}
+
+/* The EFI variable holds 4 attribute bytes, then one data byte. */
+static void read_secure_boot(struct kmod_facts *k, const struct rootfs *fs)
+{
+	unsigned char b[5];
+
+	if (rootfs_pread(fs, SECURE_BOOT_VAR, b, sizeof(b), 0) == (long)sizeof(b)) {
+		k->secure_boot = b[4] == 1;
+		str_copy(k->secure_boot_source, sizeof(k->secure_boot_source), SECURE_BOOT_VAR);
+	} else if (rootfs_is_dir(fs, "/sys/firmware/efi")) {
+		k->secure_boot = -1;
+	} else {
+		k->secure_boot = 0;	/* legacy BIOS boot: no Secure Boot */
+		str_copy(k->secure_boot_source, sizeof(k->secure_boot_source), "no /sys/firmware/efi");
+	}
+}
+
+static void find_tools(struct kmod_facts *k, const struct rootfs *fs)
+{
+	static const char *const smi[] = { "/usr/bin/nvidia-smi", "/usr/local/bin/nvidia-smi",
+					   "/usr/lib/wsl/lib/nvidia-smi", "/bin/nvidia-smi" };
+
+	k->nvidia_modprobe = rootfs_exists(fs, "/usr/bin/nvidia-modprobe");
+	for (size_t i = 0; i < sizeof(smi) / sizeof(smi[0]); i++) {
+		if (rootfs_exists(fs, smi[i])) {
+			k->nvidia_smi = true;
+			str_copy(k->nvidia_smi_path, sizeof(k->nvidia_smi_path), smi[i]);
+			break;
+		}
+	}
+}
+
+void probe_kmod(struct facts *f, const struct probe_ctx *ctx)
+{
+	struct kmod_facts *k = &f->kmod;
+	const struct rootfs *fs = &ctx->fs;
+
+	read_nvrm(k, fs);
+	rootfs_read_line(fs, "/sys/module/nvidia/version", k->sys_module_version,
+			 sizeof(k->sys_module_version));
+	read_proc_modules(k, fs);
+	if (f->container.in_container)
+		fact_status_set(&k->on_disk_status, FACT_UNKNOWN, "kernel modules live on the host");
+	else
+		find_module_on_disk(k, fs, f->system.kernel_release);
+	read_dkms(k, fs, f->system.kernel_release);
+	read_blacklist(k, fs);
+	if (!f->container.in_container)
+		read_secure_boot(k, fs);
+	find_tools(k, fs);
+}

@@ -1,0 +1,37 @@
+/*
+ * probe.h - the probes that fill struct facts.
+ *
+ * Probes read files through the rootfs and never print. A probe never
+ * fails as a whole: what it cannot learn becomes a status with a reason.
+ * They run in a fixed order because later probes read earlier facts
+ * (the library search uses LD_LIBRARY_PATH from the environment probe).
+ */
+#ifndef GD_PROBE_PROBE_H
+#define GD_PROBE_PROBE_H
+
+#include "probe/facts.h"
+#include "util/rootfs.h"
+
+struct loader;
+
+struct probe_ctx {
+	struct rootfs fs;
+	char *const *envp;	/* the environment to diagnose (borrowed) */
+	struct loader *loader;	/* built by probe_all after the environment probe */
+};
+
+void probe_env(struct facts *f, const struct probe_ctx *ctx);
+void probe_system(struct facts *f, const struct probe_ctx *ctx);
+void probe_container(struct facts *f, const struct probe_ctx *ctx);
+void probe_pci(struct facts *f, const struct probe_ctx *ctx);
+void probe_kmod(struct facts *f, const struct probe_ctx *ctx);
+void probe_devnodes(struct facts *f, const struct probe_ctx *ctx);
+void probe_libs(struct facts *f, const struct probe_ctx *ctx);
+void probe_toolkits(struct facts *f, const struct probe_ctx *ctx);
+void probe_cudnn(struct facts *f, const struct probe_ctx *ctx);
+
+/* Run every static probe in dependency order; ctx->loader is set up and
+ * released inside. */
+void probe_all(struct facts *f, struct probe_ctx *ctx);
+
+#endif

@@ -1,0 +1,26 @@
+/*
+ * probe_internal.h - helpers shared between probe files, and the parsers
+ * exposed for unit tests. Not for rules or renderers.
+ */
+#ifndef GD_PROBE_INTERNAL_H
+#define GD_PROBE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "probe/probe.h"
+
+void probe_user(struct facts *f, const struct probe_ctx *ctx);
+/* Group name (or number) -> gid in the diagnosed machine's /etc/group. */
+int user_group_id(const struct rootfs *fs, const char *group, gid_t *out);
+
+void pciids_lookup(const struct rootfs *fs, uint16_t vendor, uint16_t device,
+		   char *name, size_t namesz, char *source, size_t sourcesz);
+
+/* The dotted version in a /proc/driver/nvidia/version line. */
+int nvrm_parse_version(const char *line, char *out, size_t outsz);
+/* "#define CUDA_VERSION 12040" in a cuda.h -> "12.4". */
+int cuda_h_version(const struct rootfs *fs, const char *path, char *out, size_t outsz);
+
+#endif

@@ -1,0 +1,253 @@
+/*
+ * json_facts.c - struct facts as JSON, the "facts" member of every report.
+ * The layout is documented in docs/report-schema.md; keep them in step.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+/* Text read from the machine may be any bytes: JSON needs valid UTF-8. */
+json_t *json_text(const char *s)
+{
+	json_t *j;
+	char *copy;
+
+	if (!s)
+		return json_null();
+	if ((j = json_string(s)))
+		return j;
+	copy = strdup(s);
+	if (!copy)
+		return json_null();
+	for (char *p = copy; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	j = json_string(copy);
+	free(copy);
+	return j ? j : json_null();
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s && s[0] ? json_text(s) : json_null();
+}
+
+static json_t *status_json(const struct fact_status *st)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "state", json_string(fact_state_name(st->state)));
+	if (st->reason[0])
+		json_object_set_new(o, "reason", json_string(st->reason));
+	return o;
+}
+
+static json_t *system_json(const struct system_facts *s)
+{
+	json_t *gids = json_array();
+
+	for (int i = 0; i < s->user.ngids; i++)
+		json_array_append_new(gids, json_integer(s->user.gids[i]));
+	return json_pack("{s:o, s:{s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:{s:o, s:i}, s:{s:I, s:I}, s:{s:o, s:I, s:o, s:b, s:o}}",
+			 "status", status_json(&s->status),
+			 "os", "id", str_or_null(s->os_id), "id_like", str_or_null(s->os_id_like),
+			 "version_id", str_or_null(s->os_version_id), "pretty_name", str_or_null(s->os_pretty),
+			 "kernel", str_or_null(s->kernel_release), "arch", str_or_null(s->arch),
+			 "glibc", str_or_null(s->glibc_version),
+			 "cpu", "model", str_or_null(s->cpu_model), "count", s->cpu_count,
+			 "memory", "total_kib", (json_int_t)s->mem_total_kib, "available_kib", (json_int_t)s->mem_available_kib,
+			 "user", "name", json_text(s->user.name), "uid", (json_int_t)s->user.uid, "gids", gids,
+			 "is_root", s->user.is_root, "source", json_text(s->user.source));
+}
+
+static json_t *hex4(unsigned v)
+{
+	char buf[8];
+
+	snprintf(buf, sizeof(buf), "%04x", v & 0xffff);
+	return json_string(buf);
+}
+
+static json_t *pci_json(const struct pci_facts *p)
+{
+	json_t *gpus = json_array();
+
+	for (int i = 0; i < p->count; i++) {
+		const struct pci_gpu *g = &p->gpus[i];
+		char cls[16];
+
+		snprintf(cls, sizeof(cls), "%06x", g->class_code);
+		json_array_append_new(gpus, json_pack(
+			"{s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:{s:o, s:o, s:o, s:o}, s:o, s:b, s:b, s:I, s:o}",
+			"address", json_text(g->address), "vendor", hex4(g->vendor), "device", hex4(g->device),
+			"subsystem_vendor", hex4(g->subsys_vendor), "subsystem_device", hex4(g->subsys_device),
+			"class", cls, "name", str_or_null(g->name), "driver", str_or_null(g->driver),
+			"link", "speed", str_or_null(g->link_speed), "width",
+			g->link_width >= 0 ? json_integer(g->link_width) : json_null(),
+			"max_speed", str_or_null(g->max_link_speed), "max_width",
+			g->max_link_width >= 0 ? json_integer(g->max_link_width) : json_null(),
+			"numa_node", g->numa_node >= 0 ? json_integer(g->numa_node) : json_null(),
+			"config_readable", g->config_readable, "fallen_off_bus", g->fallen_off_bus,
+			"aer_fatal", (json_int_t)g->aer_fatal, "sysfs", json_text(g->sysfs_path)));
+	}
+	return json_pack("{s:o, s:i, s:o, s:{s:i, s:o}, s:o}", "status", status_json(&p->status), "count", p->count,
+			 "gpus", gpus, "other_display", "count", p->other_display_count, "list", json_text(p->other_display),
+			 "names_from", str_or_null(p->ids_source));
+}
+
+static json_t *devnodes_json(const struct kmod_facts *k)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < k->node_count; i++) {
+		const struct devnode *n = &k->nodes[i];
+		char mode[8];
+
+		snprintf(mode, sizeof(mode), "%04o", n->mode);
+		json_array_append_new(a, json_pack("{s:o, s:b, s:s, s:o, s:o, s:o, s:o, s:b, s:b, s:b}", "path", json_text(n->path),
+						   "char_device", n->is_char_device, "mode", mode, "owner", json_text(n->owner),
+						   "group", json_text(n->group), "major", n->major >= 0 ? json_integer(n->major) : json_null(),
+						   "minor", n->minor >= 0 ? json_integer(n->minor) : json_null(),
+						   "readable", n->can_read, "writable", n->can_write, "standin", n->from_standin));
+	}
+	return a;
+}
+
+static json_t *kmod_json(const struct kmod_facts *k)
+{
+	json_t *dkms = json_array();
+
+	for (int i = 0; i < k->dkms_count; i++)
+		json_array_append_new(dkms, json_string(k->dkms_versions[i]));
+	return json_pack("{s:o, s:o, s:o, s:b, s:o, s:{s:o, s:b, s:b, s:b, s:b, s:b}, s:{s:o, s:b, s:o, s:o}, s:o, s:b, "
+			 "s:b, s:o, s:o, s:b, s:o, s:o}",
+			 "status", status_json(&k->status), "version", str_or_null(k->nvrm_version),
+			 "nvrm", str_or_null(k->nvrm_line), "open_kernel_module", k->open_kernel_module,
+			 "sys_module_version", str_or_null(k->sys_module_version),
+			 "modules", "status", status_json(&k->modules_status), "nvidia", k->nvidia,
+			 "nvidia_uvm", k->nvidia_uvm, "nvidia_drm", k->nvidia_drm, "nvidia_modeset", k->nvidia_modeset,
+			 "nouveau", k->nouveau,
+			 "module_file", "status", status_json(&k->on_disk_status), "present", k->module_on_disk,
+			 "path", str_or_null(k->module_path),
+			 "signed", k->module_signature_known ? json_boolean(k->module_signed) : json_null(),
+			 "dkms", dkms, "dkms_built_for_kernel", k->dkms_built_for_kernel,
+			 "nouveau_blacklisted", k->nouveau_blacklisted, "blacklist_source", str_or_null(k->blacklist_source),
+			 "secure_boot", k->secure_boot < 0 ? json_null() : json_boolean(k->secure_boot == 1),
+			 "nvidia_modprobe", k->nvidia_modprobe, "nvidia_smi", str_or_null(k->nvidia_smi_path),
+			 "device_nodes", devnodes_json(k));
+}
+
+static json_t *candidate_json(const struct lib_candidate *c)
+{
+	return json_pack("{s:o, s:o, s:o, s:s, s:b, s:b}", "path", json_text(c->path), "resolved", json_text(c->resolved),
+			 "version", str_or_null(c->version), "origin", lib_origin_name(c->origin), "stub", c->is_stub,
+			 "in_cache", !c->in_cache_dir_only);
+}
+
+static json_t *choice_json(const struct lib_choice *ch)
+{
+	json_t *cands = json_array();
+	const struct lib_candidate *c = lib_choice_chosen(ch);
+
+	for (int i = 0; i < ch->count; i++)
+		json_array_append_new(cands, candidate_json(&ch->candidates[i]));
+	return json_pack("{s:o, s:o, s:o}", "status", status_json(&ch->status),
+			 "chosen", c ? candidate_json(c) : json_null(), "candidates", cands);
+}
+
+static json_t *libs_json(const struct libs_facts *l)
+{
+	return json_pack("{s:{s:o, s:o, s:i}, s:o, s:o, s:b, s:o}",
+			 "ldcache", "status", status_json(&l->ldcache_status), "source", json_text(l->ldcache_source),
+			 "entries", l->ldcache_entries, "libcuda", choice_json(&l->cuda), "libnvidia_ml", choice_json(&l->nvml),
+			 "stubs_on_search_path", l->stubs_on_search_path, "stubs_dir", str_or_null(l->stubs_dir));
+}
+
+static json_t *origins_json(unsigned origins)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} names[] = {
+		{ TK_FROM_SCAN, "scan" }, { TK_FROM_DEFAULT_LINK, "/usr/local/cuda" }, { TK_FROM_CUDA_HOME, "CUDA_HOME" },
+		{ TK_FROM_CUDA_PATH, "CUDA_PATH" }, { TK_FROM_CUDA_ROOT, "CUDA_ROOT" }, { TK_FROM_NVCC_PATH, "nvcc on PATH" },
+	};
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (origins & names[i].bit)
+			json_array_append_new(a, json_string(names[i].name));
+	return a;
+}
+
+static json_t *toolkits_json(const struct toolkit_facts *t)
+{
+	json_t *items = json_array();
+
+	for (int i = 0; i < t->count; i++) {
+		const struct toolkit *tk = &t->items[i];
+
+		json_array_append_new(items, json_pack("{s:o, s:o, s:b, s:o, s:o, s:b, s:b, s:o}", "path", json_text(tk->path),
+						       "real_path", json_text(tk->real_path), "exists", tk->exists,
+						       "version", str_or_null(tk->version),
+						       "version_source", str_or_null(tk->version_source), "nvcc", tk->has_nvcc,
+						       "active", tk->active, "origins", origins_json(tk->origins)));
+	}
+	return json_pack("{s:o, s:i, s:o, s:o, s:o, s:o, s:o}", "status", status_json(&t->status), "count", t->count,
+			 "active", t->active >= 0 ? json_integer(t->active) : json_null(),
+			 "active_version", t->active >= 0 ? str_or_null(t->items[t->active].version) : json_null(),
+			 "active_reason", str_or_null(t->active_reason), "nvcc_on_path", str_or_null(t->nvcc_on_path),
+			 "items", items);
+}
+
+static json_t *cudnn_json(const struct cudnn_facts *c)
+{
+	json_t *headers = json_array(), *libs = json_array();
+
+	for (int i = 0; i < c->count; i++) {
+		const struct cudnn_item *it = &c->items[i];
+
+		json_array_append_new(it->kind == CUDNN_HEADER ? headers : libs,
+				      json_pack("{s:o, s:o, s:s}", "path", json_text(it->path), "version", json_text(it->version), "where", it->where));
+	}
+	return json_pack("{s:o, s:o, s:o}", "status", status_json(&c->status), "headers", headers, "libraries", libs);
+}
+
+static json_t *env_json(const struct env_facts *e)
+{
+	json_t *vars = json_object(), *idx = json_array();
+
+	for (int i = 0; i < e->count; i++)
+		json_object_set_new(vars, e->vars[i].name, json_text(e->vars[i].value));
+	for (int i = 0; i < e->visible_index_count; i++)
+		json_array_append_new(idx, json_integer(e->visible_indices[i]));
+	return json_pack("{s:o, s:{s:s, s:o, s:o}}", "variables", vars, "cuda_visible_devices", "kind",
+			 visible_kind_name(e->visible), "indices", idx, "stops_at", str_or_null(e->visible_invalid));
+}
+
+static json_t *container_json(const struct container_facts *c)
+{
+	return json_pack("{s:b, s:o, s:o, s:o, s:b, s:b, s:{s:b, s:o, s:o, s:b, s:b, s:b}}",
+			 "in_container", c->in_container, "runtime", str_or_null(c->runtime),
+			 "evidence", str_or_null(c->evidence),
+			 "cgroup_version", c->cgroup_version ? json_integer(c->cgroup_version) : json_null(),
+			 "nvidia_mounts", c->nvidia_mounts, "nvidia_image", c->nvidia_image,
+			 "wsl", "detected", c->wsl, "version", c->wsl_version ? json_integer(c->wsl_version) : json_null(),
+			 "evidence", str_or_null(c->wsl_evidence), "dev_dxg", c->dev_dxg, "lib_dir", c->wsl_lib_dir,
+			 "libcuda", c->wsl_libcuda);
+}
+
+json_t *report_facts_json(const struct facts *f)
+{
+	json_t *notes = json_array();
+
+	for (int i = 0; i < f->note_count; i++)
+		json_array_append_new(notes, json_text(f->notes[i]));
+	return json_pack("{s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "root", json_text(f->root), "live", f->live,
+			 "notes", notes, "system", system_json(&f->system), "pci", pci_json(&f->pci),
+			 "driver", kmod_json(&f->kmod), "libraries", libs_json(&f->libs),
+			 "toolkits", toolkits_json(&f->toolkits), "cudnn", cudnn_json(&f->cudnn),
+			 "environment", env_json(&f->env), "container", container_json(&f->container));
+}

@@ -1,0 +1,42 @@
+/*
+ * json_report.c - the doctor's JSON report (schema gpudoctor.report/1,
+ * docs/report-schema.md).
+ */
+#include "report/report.h"
+
+static json_t *finding_json(const struct finding *f)
+{
+	json_t *ev = json_array(), *fix = json_array(), *blocked = json_array();
+
+	for (int i = 0; i < f->nevidence; i++)
+		json_array_append_new(ev, json_pack("{s:o, s:o, s:o}", "fact", json_text(f->evidence[i].fact),
+						    "value", json_text(f->evidence[i].value),
+						    "source", json_text(f->evidence[i].source)));
+	for (int i = 0; i < f->nfix; i++)
+		json_array_append_new(fix, json_pack("{s:o, s:o}", "text", json_text(f->fix[i].text), "command",
+						     f->fix[i].command ? json_text(f->fix[i].command) : json_null()));
+	for (int i = 0; i < f->nblocked; i++)
+		json_array_append_new(blocked, json_string(f->blocked_by[i]));
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "id", f->id, "severity", severity_name(f->severity),
+			 "title", json_text(f->title), "detail", json_text(f->detail ? f->detail : ""),
+			 "evidence", ev, "fix", fix, "blocked_by", blocked);
+}
+
+json_t *report_doctor_json(const struct facts *facts, const struct diagnosis *d)
+{
+	json_t *findings = json_array();
+
+	for (size_t i = 0; i < d->findings.count; i++)
+		json_array_append_new(findings, finding_json(&d->findings.items[i]));
+	return json_pack("{s:s, s:s, s:{s:s, s:o, s:o}, s:o, s:o}", "schema", REPORT_SCHEMA, "version", GD_VERSION,
+			 "verdict", "status", verdict_name(d->verdict),
+			 "root_cause", d->root_cause ? json_string(d->root_cause->id) : json_null(),
+			 "summary", json_text(d->summary), "findings", findings, "facts", report_facts_json(facts));
+}
+
+int report_json_write(FILE *out, json_t *value)
+{
+	if (!value || json_dumpf(value, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0)
+		return -1;
+	return fputc('\n', out) == EOF ? -1 : 0;
+}

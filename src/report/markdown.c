@@ -1,0 +1,84 @@
+/*
+ * markdown.c - a report ready to paste into a bug report or issue.
+ */
+#include <string.h>
+
+#include "report/report.h"
+#include "report/text_facts.h"
+
+/* Table cells cannot hold '|' or newlines. */
+static void cell(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", out);
+		else if (*s == '\n')
+			fputc(' ', out);
+		else
+			fputc(*s, out);
+	}
+}
+
+static void facts_block(FILE *out, const struct facts *facts, int detail)
+{
+	struct textfmt t = { out, false, 100 };
+
+	fprintf(out, "```text\n");
+	text_facts_summary(&t, facts, detail);
+	fprintf(out, "```\n");
+}
+
+static void finding_section(FILE *out, const struct finding *f)
+{
+	fprintf(out, "\n#### `%s` (%s): %s\n\n", f->id, severity_name(f->severity), f->title);
+	if (f->nblocked)
+		fprintf(out, "_Follows from `%s`._\n\n", f->blocked_by[0]);
+	if (f->detail)
+		fprintf(out, "%s\n", f->detail);
+	if (f->nevidence) {
+		fprintf(out, "\nEvidence:\n");
+		for (int i = 0; i < f->nevidence; i++)
+			fprintf(out, "- %s: %s%s%s%s\n", f->evidence[i].fact, f->evidence[i].value,
+				f->evidence[i].source[0] ? " (`" : "", f->evidence[i].source,
+				f->evidence[i].source[0] ? "`)" : "");
+	}
+	if (f->nfix) {
+		fprintf(out, "\nFix:\n");
+		for (int i = 0; i < f->nfix; i++) {
+			fprintf(out, "%d. %s\n", i + 1, f->fix[i].text);
+			if (f->fix[i].command)
+				fprintf(out, "   ```sh\n   %s\n   ```\n", f->fix[i].command);
+		}
+	}
+}
+
+void report_markdown_doctor(FILE *out, const struct facts *facts, const struct diagnosis *d)
+{
+	fprintf(out, "## gpudoctor report\n\n**Verdict:** %s", verdict_name(d->verdict));
+	if (d->root_cause)
+		fprintf(out, " (root cause `%s`)", d->root_cause->id);
+	fprintf(out, ": %s\n", d->summary);
+	if (d->findings.count) {
+		fprintf(out, "\n| severity | id | finding |\n|---|---|---|\n");
+		for (size_t i = 0; i < d->findings.count; i++) {
+			const struct finding *f = &d->findings.items[i];
+
+			fprintf(out, "| %s | `%s` | ", severity_name(f->severity), f->id);
+			cell(out, f->title);
+			fprintf(out, " |\n");
+		}
+		for (size_t i = 0; i < d->findings.count; i++)
+			if (d->findings.items[i].severity != SEV_INFO || d->findings.count == 1)
+				finding_section(out, &d->findings.items[i]);
+	}
+	fprintf(out, "\n### Facts\n\n");
+	facts_block(out, facts, 1);
+	fprintf(out, "\n_gpudoctor %s_\n", GD_VERSION);
+}
+
+void report_markdown_info(FILE *out, const struct facts *facts)
+{
+	fprintf(out, "## gpudoctor info\n\n");
+	facts_block(out, facts, 2);
+	fprintf(out, "\n_gpudoctor %s_\n", GD_VERSION);
+}

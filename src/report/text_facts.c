@@ -1,0 +1,199 @@
+#include "report/text_facts.h"
+
+#include <string.h>
+
+#define LABEL_WIDTH 11
+
+static void label(struct textfmt *t, const char *name)
+{
+	fprintf(t->out, "  %s%-*s%s", tf_c(t, TF_BOLD), LABEL_WIDTH, name, tf_c(t, TF_RESET));
+}
+
+static void cont(struct textfmt *t)
+{
+	fprintf(t->out, "  %-*s", LABEL_WIDTH, "");
+}
+
+static void system_lines(struct textfmt *t, const struct facts *f, int detail)
+{
+	const struct system_facts *s = &f->system;
+
+	label(t, "system");
+	fprintf(t->out, "%s, kernel %s, %s, glibc %s\n", s->os_pretty[0] ? s->os_pretty : "unknown OS",
+		s->kernel_release[0] ? s->kernel_release : "unknown", s->arch[0] ? s->arch : "unknown arch",
+		s->glibc_version[0] ? s->glibc_version : "unknown");
+	if (detail > 0) {
+		cont(t);
+		fprintf(t->out, "%s, %d CPUs, %.1f GiB memory (%.1f GiB available)\n",
+			s->cpu_model[0] ? s->cpu_model : "unknown CPU", s->cpu_count,
+			(double)s->mem_total_kib / 1048576.0, (double)s->mem_available_kib / 1048576.0);
+		cont(t);
+		fprintf(t->out, "user %s (uid %u%s)\n", s->user.name, (unsigned)s->user.uid, s->user.is_root ? ", root" : "");
+	}
+	if (!f->live) {
+		cont(t);
+		fprintf(t->out, "read from root %s\n", f->root);
+	}
+}
+
+static void gpu_lines(struct textfmt *t, const struct facts *f)
+{
+	label(t, "gpu");
+	if (f->pci.count == 0)
+		fprintf(t->out, "%s\n", f->pci.status.state == FACT_OK ? "no NVIDIA device on the PCI bus"
+									 : f->pci.status.reason);
+	for (int i = 0; i < f->pci.count; i++) {
+		const struct pci_gpu *g = &f->pci.gpus[i];
+
+		if (i)
+			cont(t);
+		fprintf(t->out, "%s %s [%04x:%04x], driver %s", g->address, g->name[0] ? g->name : "NVIDIA device",
+			g->vendor, g->device, g->driver[0] ? g->driver : "none");
+		if (g->link_width > 0)
+			fprintf(t->out, ", x%d %s", g->link_width, g->link_speed);
+		fputc('\n', t->out);
+	}
+	if (f->pci.other_display_count) {
+		cont(t);
+		fprintf(t->out, "other display: %s\n", f->pci.other_display);
+	}
+}
+
+static void driver_lines(struct textfmt *t, const struct facts *f, int detail)
+{
+	const struct kmod_facts *k = &f->kmod;
+	int shown = 0;
+
+	label(t, "driver");
+	if (k->nvrm_version[0])
+		fprintf(t->out, "kernel module %s%s loaded", k->nvrm_version, k->open_kernel_module ? " (open)" : "");
+	else
+		fprintf(t->out, "kernel module not loaded");
+	fprintf(t->out, "; modules:%s%s%s%s%s\n", k->nvidia ? " nvidia" : "", k->nvidia_uvm ? " nvidia_uvm" : "",
+		k->nvidia_drm ? " nvidia_drm" : "", k->nvidia_modeset ? " nvidia_modeset" : "",
+		k->nouveau ? " nouveau" : (k->nvidia ? "" : " none"));
+	if (detail > 0 || !k->nvidia) {
+		cont(t);
+		fprintf(t->out, "module file: %s%s; DKMS: %s; Secure Boot: %s\n",
+			k->module_on_disk ? k->module_path : k->on_disk_status.reason[0] ? k->on_disk_status.reason : "none",
+			"", k->dkms_count ? k->dkms_versions[0] : "none",
+			k->secure_boot < 0 ? "unknown" : k->secure_boot ? "on" : "off");
+	}
+	cont(t);
+	fprintf(t->out, "device nodes:");
+	for (int i = 0; i < k->node_count; i++) {
+		if (!detail && shown >= 6) {
+			fprintf(t->out, " …");
+			break;
+		}
+		fprintf(t->out, " %s%s", k->nodes[i].path + 5,
+			k->nodes[i].can_read && k->nodes[i].can_write ? "" : " (no access)");
+		shown++;
+	}
+	fprintf(t->out, "%s\n", k->node_count ? "" : " none");
+}
+
+static void lib_line(struct textfmt *t, const char *name, const struct lib_choice *ch, int detail)
+{
+	const struct lib_candidate *c = lib_choice_chosen(ch);
+
+	label(t, name);
+	if (c)
+		fprintf(t->out, "%s%s%s [%s]%s\n", c->path, strcmp(c->path, c->resolved) ? " -> " : "",
+			strcmp(c->path, c->resolved) ? c->resolved : "", lib_origin_name(c->origin), c->is_stub ? " STUB" : "");
+	else
+		fprintf(t->out, "%s\n", ch->status.reason);
+	for (int i = 0; detail > 1 && i < ch->count; i++) {
+		if (i == ch->chosen)
+			continue;
+		cont(t);
+		fprintf(t->out, "also %s [%s]\n", ch->candidates[i].resolved, lib_origin_name(ch->candidates[i].origin));
+	}
+}
+
+static void toolkit_lines(struct textfmt *t, const struct facts *f, int detail)
+{
+	const struct toolkit_facts *tk = &f->toolkits;
+
+	label(t, "toolkits");
+	if (tk->count == 0)
+		fprintf(t->out, "none\n");
+	for (int i = 0; i < tk->count; i++) {
+		const struct toolkit *k = &tk->items[i];
+
+		if (i)
+			cont(t);
+		fprintf(t->out, "%s%s %s%s%s%s\n", k->active ? "* " : "", k->real_path,
+			k->exists ? (k->version[0] ? k->version : "version unknown") : "MISSING",
+			k->active ? " (active: " : "", k->active ? tk->active_reason : "", k->active ? ")" : "");
+		if (detail > 1 && k->version_source[0]) {
+			cont(t);
+			fprintf(t->out, "  version from %s\n", k->version_source);
+		}
+	}
+}
+
+static void cudnn_lines(struct textfmt *t, const struct facts *f)
+{
+	const struct cudnn_facts *c = &f->cudnn;
+
+	label(t, "cudnn");
+	if (c->count == 0)
+		fprintf(t->out, "none\n");
+	for (int i = 0; i < c->count; i++) {
+		if (i)
+			cont(t);
+		fprintf(t->out, "%s %s %s (%s)\n", c->items[i].kind == CUDNN_HEADER ? "header " : "library",
+			c->items[i].version, c->items[i].path, c->items[i].where);
+	}
+}
+
+static void env_lines(struct textfmt *t, const struct facts *f, int detail)
+{
+	int shown = 0;
+
+	label(t, "env");
+	for (int i = 0; i < f->env.count; i++) {
+		const struct env_var *v = &f->env.vars[i];
+
+		if (!detail && (strcmp(v->name, "PATH") == 0 || v->kind == ENV_TUNING))
+			continue;
+		if (shown++)
+			cont(t);
+		fprintf(t->out, "%s=%s\n", v->name, v->value);
+	}
+	if (!shown)
+		fprintf(t->out, "no CUDA-related variables set\n");
+}
+
+static void platform_lines(struct textfmt *t, const struct facts *f)
+{
+	const struct container_facts *c = &f->container;
+
+	label(t, "platform");
+	if (c->in_container)
+		fprintf(t->out, "container (%s: %s)", c->runtime, c->evidence);
+	else
+		fprintf(t->out, "not in a container");
+	if (c->wsl)
+		fprintf(t->out, "; WSL %d (%s), /dev/dxg %s", c->wsl_version, c->wsl_evidence, c->dev_dxg ? "present" : "missing");
+	fputc('\n', t->out);
+}
+
+void text_facts_summary(struct textfmt *t, const struct facts *f, int detail)
+{
+	system_lines(t, f, detail);
+	platform_lines(t, f);
+	gpu_lines(t, f);
+	driver_lines(t, f, detail);
+	lib_line(t, "libcuda", &f->libs.cuda, detail);
+	if (detail > 0)
+		lib_line(t, "libnvml", &f->libs.nvml, detail);
+	toolkit_lines(t, f, detail);
+	cudnn_lines(t, f);
+	env_lines(t, f, detail);
+	for (int i = 0; i < f->note_count; i++) {
+		label(t, i ? "" : "notes");
+		fprintf(t->out, "%s\n", f->notes[i]);
+	}
+}

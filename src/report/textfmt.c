@@ -1,0 +1,72 @@
+#include "report/textfmt.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+const char *tf_c(const struct textfmt *t, const char *code)
+{
+	return t->color ? code : "";
+}
+
+void tf_line(struct textfmt *t, int indent, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(t->out, "%*s", indent, "");
+	va_start(ap, fmt);
+	vfprintf(t->out, fmt, ap);
+	va_end(ap);
+	fputc('\n', t->out);
+}
+
+/* Break at spaces; a word longer than the line is printed whole. */
+void tf_wrap(struct textfmt *t, int indent, int hang, const char *text)
+{
+	int col = indent;
+	bool line_start = true;
+	const char *p = text;
+
+	fprintf(t->out, "%*s", indent, "");
+	while (*p == ' ' || *p == '\n')
+		p++;
+	while (*p) {
+		size_t wlen = strcspn(p, " \n");
+
+		if (!line_start && col + 1 + (int)wlen > t->width) {
+			fprintf(t->out, "\n%*s", hang, "");
+			col = hang;
+			line_start = true;
+		}
+		if (!line_start) {
+			fputc(' ', t->out);
+			col++;
+		}
+		fwrite(p, 1, wlen, t->out);
+		col += (int)wlen;
+		line_start = false;
+		p += wlen;
+		while (*p == ' ' || *p == '\n')
+			p++;
+	}
+	fputc('\n', t->out);
+}
+
+void tf_wrapf(struct textfmt *t, int indent, int hang, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[4096];
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	tf_wrap(t, indent, hang, buf);
+}
+
+void str_upper(char *out, size_t outsz, const char *in)
+{
+	size_t i = 0;
+
+	for (; in[i] && i + 1 < outsz; i++)
+		out[i] = (in[i] >= 'a' && in[i] <= 'z') ? (char)(in[i] - 'a' + 'A') : in[i];
+	out[i] = '\0';
+}

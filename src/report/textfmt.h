@@ -1,0 +1,36 @@
+/*
+ * textfmt.h - small helpers for terminal text: colour that switches off
+ * cleanly, and word wrapping with a hanging indent.
+ */
+#ifndef GD_REPORT_TEXTFMT_H
+#define GD_REPORT_TEXTFMT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define TF_RESET "\033[0m"
+#define TF_BOLD "\033[1m"
+#define TF_DIM "\033[2m"
+#define TF_RED "\033[31m"
+#define TF_GREEN "\033[32m"
+#define TF_YELLOW "\033[33m"
+#define TF_CYAN "\033[36m"
+
+struct textfmt {
+	FILE *out;
+	bool color;
+	int width;
+};
+
+/* The escape sequence when colour is on, else "". */
+const char *tf_c(const struct textfmt *t, const char *code);
+/* One line at an indent (no wrapping). */
+void tf_line(struct textfmt *t, int indent, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Wrap text at t->width: first line at indent, the rest at hang. */
+void tf_wrap(struct textfmt *t, int indent, int hang, const char *text);
+void tf_wrapf(struct textfmt *t, int indent, int hang, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* ASCII upper-case copy. */
+void str_upper(char *out, size_t outsz, const char *in);
+
+#endif

@@ -1,0 +1,135 @@
+#include "rules/finding.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/str.h"
+
+static char *vformat(const char *fmt, va_list ap)
+{
+	struct strbuf sb = { 0 };
+	va_list copy;
+	int n;
+
+	va_copy(copy, ap);
+	n = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
+	if (n < 0)
+		return str_dup("");
+	sb.buf = malloc((size_t)n + 1);
+	if (!sb.buf)
+		return NULL;
+	vsnprintf(sb.buf, (size_t)n + 1, fmt, ap);
+	return sb.buf;
+}
+
+struct finding *findings_add(struct findings *list, const char *id, enum severity sev, enum stage stage,
+			     const char *title_fmt, ...)
+{
+	struct finding *f;
+	va_list ap;
+
+	if (list->count == list->cap) {
+		size_t cap = list->cap ? list->cap * 2 : 16;
+		struct finding *items = realloc(list->items, cap * sizeof(*items));
+
+		if (!items)
+			return NULL;
+		list->items = items;
+		list->cap = cap;
+	}
+	f = &list->items[list->count++];
+	memset(f, 0, sizeof(*f));
+	f->id = id;
+	f->severity = sev;
+	f->stage = stage;
+	va_start(ap, title_fmt);
+	f->title = vformat(title_fmt, ap);
+	va_end(ap);
+	return f;
+}
+
+void finding_detail(struct finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!f)
+		return;
+	free(f->detail);
+	va_start(ap, fmt);
+	f->detail = vformat(fmt, ap);
+	va_end(ap);
+}
+
+void finding_evidence(struct finding *f, const char *fact, const char *source, const char *value_fmt, ...)
+{
+	struct evidence *e;
+	va_list ap;
+
+	if (!f || f->nevidence >= FINDING_MAX_EVIDENCE)
+		return;
+	e = &f->evidence[f->nevidence++];
+	e->fact = str_dup(fact);
+	e->source = str_dup(source ? source : "");
+	va_start(ap, value_fmt);
+	e->value = vformat(value_fmt, ap);
+	va_end(ap);
+}
+
+void finding_fix(struct finding *f, const char *command, const char *text_fmt, ...)
+{
+	struct fix_step *s;
+	va_list ap;
+
+	if (!f || f->nfix >= FINDING_MAX_FIX)
+		return;
+	s = &f->fix[f->nfix++];
+	s->command = command ? str_dup(command) : NULL;
+	va_start(ap, text_fmt);
+	s->text = vformat(text_fmt, ap);
+	va_end(ap);
+}
+
+const struct finding *findings_get(const struct findings *list, const char *id)
+{
+	for (size_t i = 0; i < list->count; i++)
+		if (strcmp(list->items[i].id, id) == 0)
+			return &list->items[i];
+	return NULL;
+}
+
+void findings_release(struct findings *list)
+{
+	for (size_t i = 0; i < list->count; i++) {
+		struct finding *f = &list->items[i];
+
+		free(f->title);
+		free(f->detail);
+		for (int j = 0; j < f->nevidence; j++) {
+			free(f->evidence[j].fact);
+			free(f->evidence[j].value);
+			free(f->evidence[j].source);
+		}
+		for (int j = 0; j < f->nfix; j++) {
+			free(f->fix[j].text);
+			free(f->fix[j].command);
+		}
+	}
+	free(list->items);
+	memset(list, 0, sizeof(*list));
+}
+
+const char *severity_name(enum severity sev)
+{
+	switch (sev) {
+	case SEV_INFO:
+		return "info";
+	case SEV_WARNING:
+		return "warning";
+	case SEV_ERROR:
+		return "error";
+	}
+	return "info";
+}

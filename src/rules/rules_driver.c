@@ -1,0 +1,249 @@
+/*
+ * rules_driver.c - the kernel driver and its device nodes.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "kb/kb.h"
+#include "rules/fixes.h"
+#include "rules/rules.h"
+#include "util/str.h"
+
+/* On the host of a real GPU, not in a container or WSL (where the kernel side is elsewhere). */
+static bool bare_metal_gpu(const struct facts *facts)
+{
+	return facts->pci.count > 0 && !facts->container.in_container && !facts->container.wsl;
+}
+
+static bool driver_installed(const struct facts *facts)
+{
+	return facts->kmod.module_on_disk || facts->kmod.dkms_count > 0 || facts->libs.cuda.count > 0 ||
+	       facts->kmod.nvidia_smi;
+}
+
+static const struct pci_gpu *gpu_bound_to(const struct facts *facts, const char *driver)
+{
+	for (int i = 0; i < facts->pci.count; i++)
+		if (strcmp(facts->pci.gpus[i].driver, driver) == 0)
+			return &facts->pci.gpus[i];
+	return NULL;
+}
+
+static void add_gpu_evidence(struct finding *f, const struct facts *facts)
+{
+	for (int i = 0; i < facts->pci.count && i < 4; i++) {
+		const struct pci_gpu *g = &facts->pci.gpus[i];
+
+		finding_evidence(f, "GPU", g->sysfs_path, "%s %s [%04x:%04x], driver: %s", g->address,
+				 g->name[0] ? g->name : "NVIDIA device", g->vendor, g->device,
+				 g->driver[0] ? g->driver : "none");
+	}
+}
+
+static void check_not_installed(const struct facts *facts, struct findings *out)
+{
+	struct finding *f;
+
+	if (!bare_metal_gpu(facts) || facts->kmod.nvidia || facts->kmod.nvrm_version[0] || driver_installed(facts))
+		return;
+	f = findings_add(out, "driver.not-installed", SEV_ERROR, STAGE_KERNEL, "the NVIDIA driver is not installed");
+	finding_detail(f, "The GPU is on the bus, but there is no NVIDIA kernel module for kernel %s, no DKMS "
+		       "build and no libcuda.so.1. %s",
+		       facts->system.kernel_release,
+		       gpu_bound_to(facts, "nouveau") ? "The open-source nouveau driver drives the display, "
+						       "but it cannot run CUDA." : "Nothing can run CUDA until it is installed.");
+	add_gpu_evidence(f, facts);
+	finding_evidence(f, "nvidia kernel module", "/lib/modules", "none for %s", facts->system.kernel_release);
+	finding_evidence(f, "libcuda.so.1", "loader search", "not found");
+	fix_install_driver(f, facts);
+}
+
+/* Which of the known reasons keeps an installed module from loading. */
+static void explain_not_loaded(struct finding *f, const struct facts *facts)
+{
+	const struct kmod_facts *k = &facts->kmod;
+	const struct pci_gpu *nouveau = gpu_bound_to(facts, "nouveau"), *vfio = gpu_bound_to(facts, "vfio-pci");
+
+	if (nouveau || k->nouveau) {
+		finding_detail(f, "The open-source nouveau driver has claimed the GPU%s, so the NVIDIA module cannot "
+			       "bind it. nouveau cannot run CUDA.%s", nouveau ? "" : " (nouveau is loaded)",
+			       k->nouveau_blacklisted ? " nouveau is blacklisted, but the initramfs still loads it: "
+							"rebuild the initramfs." : "");
+		finding_evidence(f, "nouveau", nouveau ? nouveau->sysfs_path : "/proc/modules", "%s",
+				 nouveau ? "bound to the GPU" : "loaded");
+		if (!k->nouveau_blacklisted)
+			fix_blacklist_nouveau(f, facts);
+		else {
+			fix_rebuild_initramfs(f, facts);
+			finding_fix(f, "sudo reboot", "reboot so nouveau stays out");
+		}
+	} else if (vfio) {
+		finding_detail(f, "The GPU is bound to vfio-pci, which reserves it for passthrough to a virtual "
+			       "machine. The host cannot use it for CUDA while it is bound there.");
+		finding_evidence(f, "vfio-pci", vfio->sysfs_path, "bound to %s", vfio->address);
+		finding_fix(f, NULL, "remove the GPU's ids from vfio-pci.ids (kernel command line or /etc/modprobe.d) "
+			    "and reboot, if the host should use it");
+	} else if (k->on_disk_status.state == FACT_OK && !k->module_on_disk) {
+		finding_detail(f, "No nvidia module is built for the running kernel %s. This happens after a kernel "
+			       "update when DKMS could not build the module (missing kernel headers).%s",
+			       facts->system.kernel_release,
+			       k->dkms_count ? " DKMS knows the driver source, but has no build for this kernel." : "");
+		finding_evidence(f, "nvidia.ko", "/lib/modules", "missing for %s", facts->system.kernel_release);
+		if (k->dkms_count)
+			finding_evidence(f, "DKMS nvidia", "/var/lib/dkms/nvidia", "%s, built for this kernel: %s",
+					 k->dkms_versions[0], k->dkms_built_for_kernel ? "yes" : "no");
+		fix_rebuild_module(f, facts);
+	} else if (k->secure_boot == 1 && (!k->module_signature_known || !k->module_signed)) {
+		finding_detail(f, "Secure Boot is on and the nvidia module is %s. The kernel refuses to load modules "
+			       "whose signing key is not enrolled.",
+			       k->module_signature_known ? "not signed" : "probably signed by a key the firmware does not trust");
+		finding_evidence(f, "Secure Boot", k->secure_boot_source, "enabled");
+		finding_evidence(f, "module", k->module_path, "%s", k->module_signature_known ? "unsigned" : "signature unknown");
+		finding_fix(f, "sudo mokutil --import /var/lib/dkms/mok.pub",
+			    "enroll the DKMS signing key, then reboot and confirm it in the blue MOK manager screen");
+		finding_fix(f, NULL, "or disable Secure Boot in the firmware setup");
+	} else if (facts->kmod.nvidia) {
+		finding_detail(f, "The nvidia module is loaded but has not bound the GPU. The installed driver may not "
+			       "support this GPU (too new for an old driver branch, or a legacy GPU dropped by a new "
+			       "one); the kernel log says which.");
+		finding_fix(f, "sudo dmesg | grep -i nvrm", "read why the driver did not take the device");
+	} else {
+		finding_detail(f, "The driver is installed (%s) but its kernel module is not loaded.",
+			       k->module_on_disk ? k->module_path : "user-space parts found");
+		finding_fix(f, "sudo modprobe nvidia", "load the module; if it fails, the message says why");
+		finding_fix(f, "sudo dmesg | grep -i nvrm", "read the driver's kernel messages");
+	}
+}
+
+static void check_not_loaded(const struct facts *facts, struct findings *out)
+{
+	const struct kmod_facts *k = &facts->kmod;
+	struct finding *f;
+	bool unbound = false;
+
+	if (!bare_metal_gpu(facts))
+		return;
+	for (int i = 0; i < facts->pci.count; i++)
+		if (strcmp(facts->pci.gpus[i].driver, "nvidia") != 0)
+			unbound = true;
+	if ((k->nvidia || k->nvrm_version[0]) && !unbound)
+		return;
+	if (!k->nvidia && !k->nvrm_version[0] && !driver_installed(facts))
+		return;	/* driver.not-installed */
+	f = findings_add(out, "driver.not-loaded", SEV_ERROR, STAGE_KERNEL,
+			 k->nvidia ? "the NVIDIA driver does not drive the GPU" : "the NVIDIA kernel module is not loaded");
+	add_gpu_evidence(f, facts);
+	finding_evidence(f, "nvidia module", "/proc/modules", "%s", k->nvidia ? "loaded" : "not loaded");
+	explain_not_loaded(f, facts);
+}
+
+static void check_too_old(const struct facts *facts, struct findings *out)
+{
+	const char *drv = facts_driver_version(facts);
+	int major = kb_cuda_oldest_compat_major();
+	struct kb_answer floor, max;
+	struct finding *f;
+
+	if (!drv || major < 0 || kb_cuda_minor_compat_driver(major, &floor) < 0 || version_compare(drv, floor.value) >= 0)
+		return;
+	f = findings_add(out, "driver.too-old", SEV_ERROR, STAGE_KERNEL, "NVIDIA driver %s is too old for CUDA %d and later", drv, major);
+	if (kb_cuda_max_for_driver(drv, &max) == 0)
+		finding_detail(f, "Driver %s supports CUDA up to %s. Programs built for CUDA %d.x need at least driver %s, "
+			       "so current PyTorch, TensorFlow and JAX builds cannot use this GPU.", drv, max.value, major, floor.value);
+	else
+		finding_detail(f, "Driver %s is older than any CUDA release in the tables. Programs built for CUDA "
+			       "%d.x need at least driver %s.", drv, major, floor.value);
+	finding_evidence(f, "driver version", facts->kmod.nvrm_version[0] ? "/proc/driver/nvidia/version" : "libcuda.so.1", "%s", drv);
+	finding_evidence(f, "minimum for CUDA minor-version compatibility", floor.source, "%d.x needs %s", major, floor.value);
+	fix_install_driver(f, facts);
+}
+
+static bool node_usable(const struct devnode *n)
+{
+	return n && n->present && n->can_read && n->can_write;
+}
+
+static void check_device_nodes(const struct facts *facts, struct findings *out)
+{
+	const struct kmod_facts *k = &facts->kmod;
+	const struct devnode *ctl = facts_devnode(facts, "/dev/nvidiactl");
+	const struct devnode *uvm = facts_devnode(facts, "/dev/nvidia-uvm");
+	bool gpu_node = false;
+	struct finding *f;
+
+	for (int i = 0; i < k->node_count; i++)
+		if (str_is_digits(k->nodes[i].path + strlen("/dev/nvidia")) && str_starts_with(k->nodes[i].path, "/dev/nvidia"))
+			gpu_node = true;
+	if (!k->nvidia && !(facts->container.in_container && ctl))
+		return;
+	if (ctl && gpu_node && (uvm || (!k->nvidia_uvm && k->nvidia_modprobe)))
+		return;
+	f = findings_add(out, "driver.device-missing", SEV_ERROR, STAGE_DEVICE_NODES, "NVIDIA device nodes are missing");
+	finding_detail(f, "CUDA opens /dev/nvidiactl, /dev/nvidiaN and /dev/nvidia-uvm. %s",
+		       !uvm && ctl && gpu_node ? "/dev/nvidia-uvm is missing: without the nvidia_uvm module CUDA "
+					        "fails to initialise (cuInit returns 999 or 100)."
+					      : "The module is loaded but the nodes were not created (no udev rule "
+						"or nvidia-modprobe ran).");
+	finding_evidence(f, "/dev/nvidiactl", "/dev", "%s", ctl ? "present" : "missing");
+	finding_evidence(f, "/dev/nvidiaN", "/dev", "%s", gpu_node ? "present" : "missing");
+	finding_evidence(f, "/dev/nvidia-uvm", "/dev", "%s", uvm ? "present" : "missing");
+	finding_evidence(f, "nvidia_uvm module", "/proc/modules", "%s", k->nvidia_uvm ? "loaded" : "not loaded");
+	if (facts->container.in_container) {
+		finding_fix(f, NULL, "restart the container with --gpus all (or the runtime's device request) so every node is injected");
+	} else {
+		finding_fix(f, "sudo modprobe nvidia-uvm", "load the unified-memory module CUDA needs");
+		finding_fix(f, "sudo nvidia-modprobe -u -c=0", "create /dev/nvidia-uvm and /dev/nvidia0 (nvidia-smi run as root also creates them)");
+	}
+}
+
+static void check_device_permission(const struct facts *facts, struct findings *out)
+{
+	const struct kmod_facts *k = &facts->kmod;
+	const struct user_facts *u = &facts->system.user;
+	struct finding *f = NULL;
+	const struct devnode *first = NULL;
+
+	for (int i = 0; i < k->node_count; i++) {
+		const struct devnode *n = &k->nodes[i];
+		const char *tail = n->path + strlen("/dev/nvidia");
+
+		if (!str_starts_with(n->path, "/dev/nvidia") || str_starts_with(n->path, "/dev/nvidia-caps") ||
+		    !(str_is_digits(tail) || strcmp(tail, "ctl") == 0 || strcmp(tail, "-uvm") == 0))
+			continue;
+		if (node_usable(n))
+			continue;
+		if (!f) {
+			f = findings_add(out, "driver.device-permission", SEV_ERROR, STAGE_DEVICE_NODES,
+					 "user '%s' cannot open the NVIDIA device nodes", u->name);
+			first = n;
+		}
+		finding_evidence(f, n->path, n->from_standin ? "device node stand-in" : "/dev",
+				 "mode %03o, owner %s, group %s; %s can%s read, can%s write", n->mode, n->owner, n->group,
+				 u->name, n->can_read ? "" : "not", n->can_write ? "" : "not");
+	}
+	if (!f)
+		return;
+	finding_detail(f, "CUDA needs read and write access to /dev/nvidiactl, /dev/nvidia-uvm and each "
+		       "/dev/nvidiaN. Without it, cuInit fails with CUDA_ERROR_NO_DEVICE or "
+		       "CUDA_ERROR_OPERATING_SYSTEM and torch.cuda.is_available() returns False.");
+	if (first && ((first->mode >> 3) & 6) == 6 && strcmp(first->group, "root") != 0) {
+		char cmd[160];
+
+		str_printf(cmd, sizeof(cmd), "sudo usermod -aG %s %s", first->group, u->name);
+		finding_fix(f, cmd, "add the user to the group that owns the devices");
+		finding_fix(f, NULL, "log out and in again (or run `newgrp %s`) for the group to apply", first->group);
+	} else {
+		finding_fix(f, NULL, "the driver normally creates the nodes with mode 0666: check NVreg_DeviceFileMode, "
+			    "NVreg_DeviceFileGID and NVreg_DeviceFileUID in /etc/modprobe.d and any udev rule changing them");
+	}
+}
+
+static const struct rule driver_rules[] = {
+	{ "driver.not-installed", check_not_installed },
+	{ "driver.not-loaded", check_not_loaded },
+	{ "driver.too-old", check_too_old },
+	{ "driver.device-missing", check_device_nodes },
+	{ "driver.device-permission", check_device_permission },
+};
+
+const struct rule_family rules_driver = { "driver", driver_rules, sizeof(driver_rules) / sizeof(driver_rules[0]) };

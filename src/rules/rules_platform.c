@@ -1,0 +1,94 @@
+/*
+ * rules_platform.c - containers started without GPUs, and a Linux driver
+ * installed inside WSL.
+ */
+#include <string.h>
+
+#include "rules/rules.h"
+
+static bool has_node(const struct facts *facts, const char *path)
+{
+	const struct devnode *n = facts_devnode(facts, path);
+
+	return n && n->present;
+}
+
+static void check_container_no_gpu(const struct facts *facts, struct findings *out)
+{
+	const struct container_facts *c = &facts->container;
+	const char *nvd = facts_env(facts, "NVIDIA_VISIBLE_DEVICES");
+	struct finding *f;
+
+	if (!c->in_container || c->wsl || has_node(facts, "/dev/nvidiactl"))
+		return;
+	if (facts->pci.count == 0 && !c->nvidia_image && !nvd)
+		return;	/* nothing says this container was meant to have a GPU */
+	f = findings_add(out, "container.no-gpu", SEV_ERROR, STAGE_PLATFORM,
+			 "this %s container was started without access to the GPU", c->runtime);
+	finding_detail(f, "Inside a container the NVIDIA devices (/dev/nvidia*) and driver libraries exist only "
+		       "when the container runtime injects them. None were injected here, so no CUDA program in "
+		       "this container can see a GPU, whatever is installed in the image.");
+	finding_evidence(f, "container", "container markers", "%s (%s)", c->runtime, c->evidence);
+	finding_evidence(f, "/dev/nvidiactl", "/dev", "missing");
+	if (facts->pci.count > 0)
+		finding_evidence(f, "NVIDIA GPUs on the PCI bus", "/sys/bus/pci/devices", "%d", facts->pci.count);
+	if (nvd)
+		finding_evidence(f, "NVIDIA_VISIBLE_DEVICES", "environment", "%s", nvd);
+	if (strcmp(c->runtime, "kubernetes") == 0) {
+		finding_fix(f, NULL, "request the GPU in the pod spec: resources.limits: {nvidia.com/gpu: 1}");
+		finding_fix(f, NULL, "make sure the NVIDIA device plugin (or GPU Operator) runs on the node");
+	} else if (strcmp(c->runtime, "podman") == 0) {
+		finding_fix(f, "podman run --device nvidia.com/gpu=all IMAGE",
+			    "start the container with the GPU, through CDI (needs nvidia-container-toolkit on the host)");
+		finding_fix(f, "sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml",
+			    "on the host, generate the CDI specification once");
+	} else {
+		finding_fix(f, "docker run --gpus all IMAGE", "start the container with the GPUs");
+		finding_fix(f, "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker",
+			    "on the host, if --gpus fails: install nvidia-container-toolkit and register it with Docker");
+	}
+	if (nvd && (strcmp(nvd, "void") == 0 || strcmp(nvd, "none") == 0 || !nvd[0]))
+		finding_fix(f, NULL, "NVIDIA_VISIBLE_DEVICES=%s asks the runtime for no GPU: set it to 'all' or to GPU indices",
+			    nvd);
+}
+
+/* On WSL 2 the driver lives in Windows; /usr/lib/wsl/lib carries its libcuda. */
+static void check_wsl_driver(const struct facts *facts, struct findings *out)
+{
+	const struct container_facts *c = &facts->container;
+	const struct lib_choice *cuda = &facts->libs.cuda;
+	const struct lib_candidate *linux_lib = NULL;
+	struct finding *f;
+
+	if (!c->wsl)
+		return;
+	for (int i = 0; i < cuda->count; i++)
+		if (cuda->candidates[i].origin != LIB_FROM_WSL && !cuda->candidates[i].is_stub &&
+		    strncmp(cuda->candidates[i].resolved, "/usr/lib/wsl/", 13) != 0)
+			linux_lib = &cuda->candidates[i];
+	if (!linux_lib && !facts->kmod.module_on_disk && facts->kmod.dkms_count == 0)
+		return;
+	f = findings_add(out, "wsl.driver", SEV_ERROR, STAGE_PLATFORM,
+			 "a Linux NVIDIA driver is installed inside WSL");
+	finding_detail(f, "Under WSL 2 the GPU driver is the Windows one; WSL exposes it through /dev/dxg and the "
+		       "libraries in /usr/lib/wsl/lib. A Linux driver package installed inside the distribution puts "
+		       "its own libcuda.so in front of WSL's, and CUDA then fails to initialise.");
+	finding_evidence(f, "WSL", "/proc/sys/kernel/osrelease", "%s", c->wsl_evidence);
+	if (linux_lib)
+		finding_evidence(f, "Linux libcuda.so.1", linux_lib->path, "%s%s%s", linux_lib->resolved,
+				 linux_lib->version[0] ? " version " : "", linux_lib->version);
+	if (facts->kmod.dkms_count > 0)
+		finding_evidence(f, "DKMS nvidia module", "/var/lib/dkms/nvidia", "%s", facts->kmod.dkms_versions[0]);
+	finding_fix(f, "sudo apt-get remove --purge '^nvidia-.*' '^libnvidia-.*'",
+		    "remove the Linux driver packages from the WSL distribution (keep the CUDA toolkit if you need it)");
+	finding_fix(f, "sudo ldconfig", "refresh the loader cache so /usr/lib/wsl/lib is used again");
+	finding_fix(f, "wsl --shutdown", "from Windows: restart WSL; keep the GPU driver up to date on the Windows side only");
+}
+
+static const struct rule platform_rules[] = {
+	{ "container.no-gpu", check_container_no_gpu },
+	{ "wsl.driver", check_wsl_driver },
+};
+
+const struct rule_family rules_platform = { "platform", platform_rules,
+					    sizeof(platform_rules) / sizeof(platform_rules[0]) };

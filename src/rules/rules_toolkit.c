@@ -1,0 +1,202 @@
+/*
+ * rules_toolkit.c - CUDA toolkits and cuDNN: versions against the driver,
+ * and the environment pointing at one toolkit while PATH uses another.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kb/kb.h"
+#include "rules/rules.h"
+#include "util/str.h"
+
+static void check_newer_than_driver(const struct facts *facts, struct findings *out)
+{
+	const char *drv = facts_driver_version(facts);
+	struct kb_answer max;
+
+	if (!drv)
+		return;
+	for (int i = 0; i < facts->toolkits.count; i++) {
+		const struct toolkit *tk = &facts->toolkits.items[i];
+		struct kb_answer need, compat;
+		bool has_compat;
+		struct finding *f;
+
+		if (!tk->exists || !tk->version[0] || kb_cuda_min_driver(tk->version, &need) < 0 ||
+		    version_compare(drv, need.value) >= 0)
+			continue;
+		has_compat = kb_cuda_minor_compat_driver(atoi(tk->version), &compat) == 0 &&
+			     version_compare(drv, compat.value) >= 0;
+		f = findings_add(out, "toolkit.newer-than-driver", has_compat ? SEV_INFO : SEV_WARNING, STAGE_TOOLKIT,
+				 "CUDA %s at %s needs driver %s; this machine has %s", tk->version, tk->real_path,
+				 need.value, drv);
+		if (has_compat)
+			finding_detail(f, "Driver %s is older than CUDA %s asks for, but within CUDA %d.x minor-version "
+				       "compatibility (>= %s): programs built with it run, except those that JIT-compile "
+				       "PTX newer than the driver (they fail with CUDA_ERROR_UNSUPPORTED_PTX_VERSION).",
+				       drv, tk->version, atoi(tk->version), compat.value);
+		else
+			finding_detail(f, "Programs compiled with this toolkit fail on this driver with \"CUDA driver version "
+				       "is insufficient for CUDA runtime version\" (error 35). PyTorch wheels carry their "
+				       "own CUDA runtime and are judged separately.");
+		finding_evidence(f, "toolkit", tk->version_source, "%s", tk->version);
+		finding_evidence(f, "driver", facts->kmod.nvrm_version[0] ? "/proc/driver/nvidia/version" : "libcuda.so.1", "%s", drv);
+		finding_evidence(f, "minimum driver", need.source, "CUDA %s (%s) needs >= %s", tk->version,
+				 need.release ? need.release : "", need.value);
+		if (kb_cuda_max_for_driver(drv, &max) == 0)
+			finding_evidence(f, "newest CUDA this driver supports", max.source, "%s", max.value);
+		if (!has_compat) {
+			finding_fix(f, NULL, "upgrade the NVIDIA driver to %s or newer", need.value);
+			if (kb_cuda_max_for_driver(drv, &max) == 0)
+				finding_fix(f, NULL, "or use a CUDA %s (or older) toolkit with this driver", max.value);
+		}
+	}
+}
+
+static const struct toolkit *toolkit_with(const struct toolkit_facts *t, unsigned origin)
+{
+	for (int i = 0; i < t->count; i++)
+		if (t->items[i].origins & origin)
+			return &t->items[i];
+	return NULL;
+}
+
+/* The toolkit whose directory holds dir (e.g. /usr/local/cuda-11.8/lib64), or NULL. */
+static const struct toolkit *toolkit_owning(const struct toolkit_facts *t, const char *dir)
+{
+	for (int i = 0; i < t->count; i++) {
+		const struct toolkit *tk = &t->items[i];
+		size_t n = strlen(tk->real_path), m = strlen(tk->path);
+
+		if ((strncmp(dir, tk->real_path, n) == 0 && (dir[n] == '/' || !dir[n])) ||
+		    (strncmp(dir, tk->path, m) == 0 && (dir[m] == '/' || !dir[m])))
+			return tk;
+	}
+	return NULL;
+}
+
+static void check_conflict(const struct facts *facts, struct findings *out)
+{
+	const struct toolkit_facts *t = &facts->toolkits;
+	const struct toolkit *nvcc = toolkit_with(t, TK_FROM_NVCC_PATH);
+	const struct toolkit *active = t->active >= 0 ? &t->items[t->active] : NULL;
+	static const struct {
+		unsigned origin;
+		const char *var;
+	} vars[] = { { TK_FROM_CUDA_HOME, "CUDA_HOME" }, { TK_FROM_CUDA_PATH, "CUDA_PATH" }, { TK_FROM_CUDA_ROOT, "CUDA_ROOT" } };
+	struct finding *f = NULL;
+	const char *ldp = facts_env(facts, "LD_LIBRARY_PATH");
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const struct toolkit *tk = toolkit_with(t, vars[i].origin);
+
+		if (!tk)
+			continue;
+		if (!tk->exists) {
+			if (!f)
+				f = findings_add(out, "toolkit.conflict", SEV_WARNING, STAGE_TOOLKIT,
+						 "%s points at %s, which does not exist", vars[i].var, tk->path);
+			finding_evidence(f, vars[i].var, "environment", "%s (missing)", tk->path);
+		} else if (nvcc && nvcc != tk && strcmp(nvcc->version, tk->version) != 0) {
+			if (!f)
+				f = findings_add(out, "toolkit.conflict", SEV_WARNING, STAGE_TOOLKIT,
+						 "nvcc on PATH is CUDA %s but %s is CUDA %s", nvcc->version, vars[i].var,
+						 tk->version);
+			finding_evidence(f, vars[i].var, "environment", "%s (CUDA %s)", tk->path, tk->version);
+		}
+	}
+	/* LD_LIBRARY_PATH naming another toolkit's libraries than the one that compiles. */
+	if (ldp && active) {
+		char buf[4096], *save = NULL;
+
+		str_copy(buf, sizeof(buf), ldp);
+		for (char *dir = strtok_r(buf, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+			const struct toolkit *tk = toolkit_owning(t, dir);
+
+			if (!tk || tk == active || !tk->exists || strcmp(tk->version, active->version) == 0)
+				continue;
+			if (!f)
+				f = findings_add(out, "toolkit.conflict", SEV_WARNING, STAGE_TOOLKIT,
+						 "LD_LIBRARY_PATH loads CUDA %s libraries, but the active toolkit is CUDA %s",
+						 tk->version, active->version);
+			finding_evidence(f, "LD_LIBRARY_PATH entry", "environment", "%s (CUDA %s)", dir, tk->version);
+		}
+	}
+	if (!f)
+		return;
+	if (nvcc)
+		finding_evidence(f, "nvcc on PATH", t->nvcc_on_path, "CUDA %s", nvcc->version);
+	finding_detail(f, "Several CUDA toolkits are in play: builds may compile with one (nvcc, CUDA_HOME — which "
+		       "PyTorch's C++/CUDA extension builder reads) and load the runtime libraries of another. The "
+		       "result is errors such as \"undefined symbol\", \"The detected CUDA version mismatches the "
+		       "version that was used to compile PyTorch\", or a build that silently targets the wrong version.");
+	if (active) {
+		char cmd[FACT_PATH * 3 + 64];
+
+		str_printf(cmd, sizeof(cmd), "export CUDA_HOME=%s PATH=%s/bin:$PATH LD_LIBRARY_PATH=%s/lib64",
+			   active->real_path, active->real_path, active->real_path);
+		finding_fix(f, cmd, "point everything at one toolkit (here the active one, CUDA %s); put the same "
+			    "lines in ~/.bashrc in place of the old ones", active->version);
+	} else {
+		finding_fix(f, "unset CUDA_HOME", "CUDA_HOME names a toolkit that is gone: unset it, or point it at an installed one");
+	}
+}
+
+static int major_of(const char *version)
+{
+	return atoi(version);
+}
+
+static void check_cudnn(const struct facts *facts, struct findings *out)
+{
+	const struct cudnn_facts *c = &facts->cudnn;
+	const struct cudnn_item *hdr = NULL, *lib = NULL;
+	struct finding *f;
+
+	if (c->count == 0) {
+		if (facts->toolkits.count == 0)
+			return;
+		f = findings_add(out, "cudnn.missing", SEV_INFO, STAGE_CUDNN, "no cuDNN found next to the CUDA toolkits");
+		finding_detail(f, "cuDNN is needed to build frameworks from source and by TensorFlow and ONNX Runtime "
+			       "installs that use the system's libraries. PyTorch's pip and conda packages bring their own "
+			       "cuDNN, so for them this is not a problem.");
+		finding_fix(f, NULL, "if you need it: install cuDNN for CUDA %s from NVIDIA's repository "
+			    "(Debian/Ubuntu package cudnn9-cuda-%d) or pip install nvidia-cudnn-cu%d",
+			    facts->toolkits.active >= 0 ? facts->toolkits.items[facts->toolkits.active].version : "X",
+			    facts->toolkits.active >= 0 ? major_of(facts->toolkits.items[facts->toolkits.active].version) : 12,
+			    facts->toolkits.active >= 0 ? major_of(facts->toolkits.items[facts->toolkits.active].version) : 12);
+		return;
+	}
+	for (int i = 0; i < c->count; i++) {
+		if (c->items[i].kind == CUDNN_HEADER && !hdr)
+			hdr = &c->items[i];
+		if (c->items[i].kind == CUDNN_LIBRARY && !lib)
+			lib = &c->items[i];
+	}
+	if (!hdr || !lib)
+		return;
+	for (int i = 0; i < c->count; i++) {
+		const struct cudnn_item *l = &c->items[i];
+
+		if (l->kind != CUDNN_LIBRARY || major_of(l->version) == major_of(hdr->version))
+			continue;
+		f = findings_add(out, "cudnn.mismatch", SEV_WARNING, STAGE_CUDNN,
+				 "cuDNN header %s does not match library %s", hdr->version, l->version);
+		finding_detail(f, "A program compiled against the cuDNN %d header and run with the cuDNN %d library "
+			       "fails to load (missing libcudnn.so.%d) or, when both load, with "
+			       "CUDNN_STATUS_VERSION_MISMATCH.", major_of(hdr->version), major_of(l->version),
+			       major_of(hdr->version));
+		finding_evidence(f, "header", hdr->path, "%s (%s)", hdr->version, hdr->where);
+		finding_evidence(f, "library", l->path, "%s (%s)", l->version, l->where);
+		finding_fix(f, NULL, "keep one cuDNN major: remove the other, or take it out of LD_LIBRARY_PATH");
+		return;
+	}
+}
+
+static const struct rule toolkit_rules[] = {
+	{ "toolkit.newer-than-driver", check_newer_than_driver },
+	{ "toolkit.conflict", check_conflict },
+	{ "cudnn.*", check_cudnn },
+};
+
+const struct rule_family rules_toolkit = { "toolkit", toolkit_rules, sizeof(toolkit_rules) / sizeof(toolkit_rules[0]) };

@@ -1,0 +1,87 @@
+#include "util/kv.h"
+
+#include <string.h>
+
+#include "util/str.h"
+
+char *line_next(char **cursor)
+{
+	char *line = *cursor, *nl;
+
+	if (!line || !*line)
+		return NULL;
+	nl = strchr(line, '\n');
+	if (nl) {
+		*nl = '\0';
+		*cursor = nl + 1;
+	} else {
+		*cursor = line + strlen(line);
+	}
+	return line;
+}
+
+int kv_shell_get(const char *text, const char *key, char *out, size_t outsz)
+{
+	size_t klen = strlen(key);
+	const char *p = text;
+
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+
+		while (len > 0 && char_is_space((unsigned char)*p) && *p != '\n') {
+			p++;
+			len--;
+		}
+		if (len > klen && strncmp(p, key, klen) == 0 && p[klen] == '=') {
+			const char *v = p + klen + 1;
+			size_t vlen = len - klen - 1;
+			char buf[512];
+
+			while (vlen > 0 && char_is_space((unsigned char)v[vlen - 1]))
+				vlen--;
+			if (vlen >= 2 && (v[0] == '"' || v[0] == '\'') && v[vlen - 1] == v[0]) {
+				v++;
+				vlen -= 2;
+			}
+			if (vlen >= sizeof(buf))
+				vlen = sizeof(buf) - 1;
+			memcpy(buf, v, vlen);
+			buf[vlen] = '\0';
+			return str_copy(out, outsz, buf) < 0 ? -1 : 0;
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	return -1;
+}
+
+int kv_colon_get(const char *text, const char *key, char *out, size_t outsz)
+{
+	size_t klen = strlen(key);
+	const char *p = text;
+
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+
+		if (len > klen && strncmp(p, key, klen) == 0) {
+			const char *q = p + klen;
+
+			while (q < p + len && (*q == ' ' || *q == '\t'))
+				q++;
+			if (q < p + len && *q == ':') {
+				char buf[512];
+				size_t vlen = (size_t)(p + len - (q + 1));
+
+				if (vlen >= sizeof(buf))
+					vlen = sizeof(buf) - 1;
+				memcpy(buf, q + 1, vlen);
+				buf[vlen] = '\0';
+				str_trim(buf);
+				return str_copy(out, outsz, buf) < 0 ? -1 : 0;
+			}
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	return -1;
+}

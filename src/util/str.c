@@ -1,0 +1,283 @@
+#include "util/str.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int str_copy(char *dst, size_t n, const char *src)
+{
+	size_t len;
+
+	if (n == 0)
+		return -1;
+	if (!src)
+		src = "";
+	len = strlen(src);
+	if (len >= n) {
+		memcpy(dst, src, n - 1);
+		dst[n - 1] = '\0';
+		return -1;
+	}
+	memcpy(dst, src, len + 1);
+	return 0;
+}
+
+int str_printf(char *dst, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(dst, n, fmt, ap);
+	va_end(ap);
+	return (len < 0 || (size_t)len >= n) ? -1 : 0;
+}
+
+bool str_starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+bool str_ends_with(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+
+	return ls >= lx && memcmp(s + ls - lx, suffix, lx) == 0;
+}
+
+bool char_is_space(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+bool char_is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+int char_lower(int c)
+{
+	return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c;
+}
+
+char *str_trim(char *s)
+{
+	size_t len;
+	char *start = s;
+
+	while (char_is_space((unsigned char)*start))
+		start++;
+	if (start != s)
+		memmove(s, start, strlen(start) + 1);
+	len = strlen(s);
+	while (len > 0 && char_is_space((unsigned char)s[len - 1]))
+		s[--len] = '\0';
+	return s;
+}
+
+bool str_is_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!char_is_digit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+const char *str_casestr(const char *haystack, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *haystack; haystack++) {
+		size_t i = 0;
+
+		while (i < n && haystack[i] &&
+		       char_lower((unsigned char)haystack[i]) == char_lower((unsigned char)needle[i]))
+			i++;
+		if (i == n)
+			return haystack;
+	}
+	return n == 0 ? haystack : NULL;
+}
+
+static int hex_value(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = char_lower(c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+int str_to_u64(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned base = 10;
+	bool any = false;
+
+	while (char_is_space((unsigned char)*s))
+		s++;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	for (; *s && !char_is_space((unsigned char)*s); s++) {
+		int d = hex_value((unsigned char)*s);
+
+		if (d < 0 || (unsigned)d >= base)
+			return -1;
+		if (v > (UINT64_MAX - (uint64_t)d) / base)
+			return -1;
+		v = v * base + (uint64_t)d;
+		any = true;
+	}
+	while (char_is_space((unsigned char)*s))
+		s++;
+	if (!any || *s)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int version_compare(const char *a, const char *b)
+{
+	while (*a || *b) {
+		if (char_is_digit((unsigned char)*a) && char_is_digit((unsigned char)*b)) {
+			unsigned long long x = 0, y = 0;
+
+			/* Leading zeros do not matter: "05" == "5". */
+			for (; char_is_digit((unsigned char)*a); a++)
+				x = x < 100000000000ULL ? x * 10 + (unsigned)(*a - '0') : x;
+			for (; char_is_digit((unsigned char)*b); b++)
+				y = y < 100000000000ULL ? y * 10 + (unsigned)(*b - '0') : y;
+			if (x != y)
+				return x < y ? -1 : 1;
+			continue;
+		}
+		if (!*a)
+			return -1;
+		if (!*b)
+			return 1;
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	return 0;
+}
+
+bool version_is_valid(const char *s)
+{
+	bool digit = false;
+
+	for (; *s; s++) {
+		if (char_is_digit((unsigned char)*s))
+			digit = true;
+		else if (*s == '.' && digit)
+			digit = false;
+		else
+			return false;
+	}
+	return digit;
+}
+
+int version_prefix(const char *version, int n, char *out, size_t outsz)
+{
+	const char *p = version;
+	int dots = 0;
+
+	for (; *p; p++)
+		if (*p == '.' && ++dots == n)
+			break;
+	if ((size_t)(p - version) >= outsz)
+		return -1;
+	memcpy(out, version, (size_t)(p - version));
+	out[p - version] = '\0';
+	return 0;
+}
+
+static bool strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	size_t need = sb->len + extra + 1;
+	char *nb;
+	size_t cap;
+
+	if (need <= sb->cap)
+		return true;
+	cap = sb->cap ? sb->cap : 64;
+	while (cap < need)
+		cap *= 2;
+	nb = realloc(sb->buf, cap);
+	if (!nb)
+		return false;
+	sb->buf = nb;
+	sb->cap = cap;
+	return true;
+}
+
+void strbuf_add(struct strbuf *sb, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!strbuf_grow(sb, n))
+		return;
+	memcpy(sb->buf + sb->len, s, n + 1);
+	sb->len += n;
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !strbuf_grow(sb, (size_t)n))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	sb->len += (size_t)n;
+}
+
+char *strbuf_detach(struct strbuf *sb)
+{
+	char *s = sb->buf ? sb->buf : str_dup("");
+
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+	return s;
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+}
+
+char *str_dup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+char *str_dupf(const char *fmt, ...)
+{
+	struct strbuf sb = { 0 };
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !strbuf_grow(&sb, (size_t)n))
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(sb.buf, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return sb.buf;
+}
