@@ -39,7 +39,7 @@ BIN_SAN := build/asan/gpudoctor
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRC))
 
-.PHONY: all check unit scenarios smoke bench clean fakes
+.PHONY: all check deps unit scenarios smoke bench clean fakes
 .SECONDARY:
 
 all: $(BIN)
@@ -76,8 +76,12 @@ build/asan/tests/%: tests/unit/%.c $(OBJ_LIB_SAN)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Wno-missing-prototypes $(SAN_FLAGS) -o $@ $< $(OBJ_LIB_SAN) $(LDLIBS) -lcmocka
 
-check: $(BIN) unit scenarios smoke
+check: deps
+	@$(MAKE) --no-print-directory $(BIN) unit scenarios smoke
 	@echo "all checks passed"
+
+deps:
+	@tools/check-deps
 
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done

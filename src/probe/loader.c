@@ -253,6 +253,12 @@ static int scan_dirs(const struct loader *ld, char *const *dirs, int ndirs, cons
 	return 0;
 }
 
+/*
+ * With a cache, ldconfig has already listed every library of the conf and
+ * trusted directories, so only LD_LIBRARY_PATH needs reading: scanning
+ * /usr/lib/x86_64-linux-gnu (thousands of entries) again is the slowest
+ * thing the doctor could do.
+ */
 void loader_scan_prefix(const struct loader *ld, const char *prefix, loader_visit_fn visit, void *arg)
 {
 	if (scan_dirs(ld, ld->env_dirs, ld->nenv, prefix, LIB_FROM_LD_LIBRARY_PATH, visit, arg))
@@ -265,6 +271,7 @@ void loader_scan_prefix(const struct loader *ld, const char *prefix, loader_visi
 			    visit(e->path, LIB_FROM_LDCACHE, arg))
 				return;
 		}
+		return;
 	}
 	if (scan_dirs(ld, ld->conf_dirs, ld->nconf, prefix, LIB_FROM_LDCONF, visit, arg))
 		return;

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Times `gpudoctor doctor` against PyTorch's own `python3 -m torch.utils.collect_env`
+# on this machine and prints the medians, their ratio and both peak memories.
+#
+#   bench/doctor-vs-collect-env.sh [RUNS]     (default 11 doctor runs, 3 collect_env runs)
+#
+# Needs GNU time (/usr/bin/time, Debian package `time`) for peak memory, and a
+# Python with torch (e.g. Debian's python3-torch) for the peer; without one the
+# doctor is still timed. Targets: doctor >= 100x faster, < 10 MB peak.
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+bin=${GPUDOCTOR:-$here/build/gpudoctor}
+runs=${1:-11}
+peer_runs=${PEER_RUNS:-3}
+[ -x "$bin" ] || { echo "build first: make" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "needs GNU time: apt-get install time" >&2; exit 2; }
+
+now_ns() { date +%s%N; }
+
+# median of the numbers on stdin
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# time_cmd RUNS CMD... -> prints "median_ms peak_kib"
+time_cmd() {
+	local n=$1 i t0 t1 ms=() kib=()
+	shift
+	"$@" >/dev/null 2>&1	# warm-up: page cache, Python bytecode
+	for ((i = 0; i < n; i++)); do
+		t0=$(now_ns)
+		/usr/bin/time -f '%M' -o /tmp/gpudoctor-bench.$$ "$@" >/dev/null 2>&1
+		t1=$(now_ns)
+		ms+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e6 }')")
+		kib+=("$(tail -n 1 /tmp/gpudoctor-bench.$$)")
+	done
+	rm -f /tmp/gpudoctor-bench.$$
+	printf '%s %s\n' "$(printf '%s\n' "${ms[@]}" | median)" "$(printf '%s\n' "${kib[@]}" | sort -n | tail -n 1)"
+}
+
+find_torch_python() {
+	local py
+	for py in "${PYTHON:-}" python3 /usr/bin/python3; do
+		[ -n "$py" ] || continue
+		command -v "$py" >/dev/null 2>&1 || continue
+		"$py" -c 'import torch' >/dev/null 2>&1 && { command -v "$py"; return 0; }
+	done
+	return 1
+}
+
+read -r doc_ms doc_kib < <(time_cmd "$runs" "$bin" doctor --json)
+read -r info_ms info_kib < <(time_cmd "$runs" "$bin" info --json)
+printf 'gpudoctor doctor     median %8.2f ms   peak %6d KiB   (%d runs)\n' "$doc_ms" "$doc_kib" "$runs"
+printf 'gpudoctor info       median %8.2f ms   peak %6d KiB   (%d runs)\n' "$info_ms" "$info_kib" "$runs"
+
+if ! py=$(find_torch_python); then
+	echo "no Python with torch found: collect_env not timed (apt-get install python3-torch)"
+	exit 0
+fi
+read -r ce_ms ce_kib < <(time_cmd "$peer_runs" "$py" -m torch.utils.collect_env)
+printf 'collect_env          median %8.2f ms   peak %6d KiB   (%d runs, %s)\n' "$ce_ms" "$ce_kib" "$peer_runs" "$py"
+awk -v a="$ce_ms" -v b="$doc_ms" -v ma="$ce_kib" -v mb="$doc_kib" 'BEGIN {
+	printf "speed ratio: doctor is %.0fx faster than collect_env (target >= 100x)\n", a / b
+	printf "peak memory: doctor %.1f MB vs collect_env %.1f MB (target < 10 MB)\n", mb / 1024, ma / 1024
+}'
