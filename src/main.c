@@ -25,6 +25,13 @@ static const struct command commands[] = {
 	  "Prints everything the probes found: system, GPUs, driver, libraries, toolkits,\n"
 	  "cuDNN, environment, container and WSL. --json gives the same \"facts\" object as\n"
 	  "the doctor's report.\n" },
+	{ "kb", cmd_kb, "answer version questions from the built-in knowledge tables",
+	  "usage: gpudoctor kb QUERY [--json]\n\n"
+	  "Answers the version arithmetic of GPU setups from tables compiled into the\n"
+	  "binary, each row with its public source (-v shows the rows).\n\n"
+	  "queries:\n"
+	  "  gpudoctor kb driver-for cuda VERSION     minimum NVIDIA driver for a CUDA toolkit\n"
+	  "  gpudoctor kb cuda-for driver VERSION     newest CUDA a driver supports\n" },
 };
 
 static const char global_help[] =
@@ -162,7 +169,7 @@ int main(int argc, char **argv)
 		printf("%s\n%s", cmd->help, global_help);
 		return cmd_finish_output(EXIT_READY);
 	}
-	if (opts.nargs > 0) {
+	if (opts.nargs > 0 && cmd->run != cmd_kb) {
 		fprintf(stderr, "gpudoctor %s: unexpected argument '%s'\n", cmd->name, opts.args[0]);
 		return EXIT_USAGE;
 	}

@@ -38,6 +38,7 @@ struct command {
 
 int cmd_doctor(const struct cmd_options *opts);
 int cmd_info(const struct cmd_options *opts);
+int cmd_kb(const struct cmd_options *opts);
 
 /* Shared by commands: whether to colour stdout. */
 bool cmd_use_color(const struct cmd_options *opts);

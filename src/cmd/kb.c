@@ -1,0 +1,41 @@
+/*
+ * kb.c - `gpudoctor kb`: answers from the compiled-in knowledge tables.
+ */
+#include <stdio.h>
+
+#include "cmd/cmd.h"
+#include "kb/query.h"
+#include "report/report.h"
+
+int cmd_kb(const struct cmd_options *opts)
+{
+	struct error err;
+	json_t *ans = kb_query(opts->nargs, opts->args, &err);
+	size_t i;
+	json_t *row;
+
+	if (!ans) {
+		fprintf(stderr, "gpudoctor kb: %s\nqueries:\n%s", err.msg, kb_query_usage);
+		return EXIT_USAGE;
+	}
+	if (opts->format == FORMAT_JSON) {
+		json_object_set_new(ans, "schema", json_string("gpudoctor.kb/1"));
+		report_json_write(stdout, ans);
+	} else {
+		printf("%s\n", json_string_value(json_object_get(ans, "summary")));
+		if (opts->verbose || opts->format == FORMAT_MARKDOWN) {
+			json_array_foreach(json_object_get(ans, "rows"), i, row) {
+				const char *rel = json_string_value(json_object_get(row, "release"));
+				const char *src = json_string_value(json_object_get(row, "source"));
+
+				printf("  %s: %s [%s]\n", rel ? rel : "row",
+				       json_string_value(json_object_get(row, "linux_min_driver")), src ? src : "");
+			}
+		} else {
+			printf("source: %s\n", json_string_value(json_object_get(
+				json_array_get(json_object_get(ans, "rows"), 0), "source")));
+		}
+	}
+	json_decref(ans);
+	return cmd_finish_output(EXIT_READY);
+}

@@ -1,0 +1,22 @@
+/*
+ * query.h - `gpudoctor kb` questions answered from the knowledge tables.
+ *
+ * A query is the command line after "kb" (e.g. {"driver-for", "cuda",
+ * "12.4"}). The answer is a JSON object: "query", "answer" (the value
+ * asked for), "summary" (one sentence), "rows" (the table rows it rests
+ * on, each with its source). Renderers decide how to show it.
+ */
+#ifndef GD_KB_QUERY_H
+#define GD_KB_QUERY_H
+
+#include <jansson.h>
+
+#include "util/error.h"
+
+/* A new reference, or NULL with err set (an unknown query, a bad value, no answer). */
+json_t *kb_query(int argc, char *const *argv, struct error *err);
+
+/* The forms kb_query understands, one per line, for --help. */
+extern const char kb_query_usage[];
+
+#endif
