@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +22,24 @@ bool cmd_use_color(const struct cmd_options *opts)
 	return isatty(STDOUT_FILENO);
 }
 
+/*
+ * A write that failed earlier leaves only the stream's error flag, not its
+ * errno; a pipe whose reader has gone reports POLLERR on our end, which
+ * tells a closed pipe from a real write error.
+ */
+static bool stdout_reader_gone(void)
+{
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
 int cmd_finish_output(int status)
 {
 	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return status;
-	if (errno == EPIPE)
+	if (errno == EPIPE || stdout_reader_gone())
 		return status;	/* `gpudoctor | head`: the reader has what it wanted */
 	fprintf(stderr, "gpudoctor: cannot write output: %s\n", strerror(errno ? errno : EIO));
 	return EXIT_INTERNAL;

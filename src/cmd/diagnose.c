@@ -4,7 +4,7 @@
 
 #include "probe/probe.h"
 
-struct facts *diagnose_collect(const struct cmd_options *opts)
+struct facts *diagnose_collect(const struct cmd_options *opts, int *status)
 {
 	struct probe_ctx ctx = { 0 };
 	struct error err;
@@ -12,12 +12,14 @@ struct facts *diagnose_collect(const struct cmd_options *opts)
 
 	if (rootfs_init(&ctx.fs, opts->root, &err) < 0) {
 		fprintf(stderr, "gpudoctor: %s\n", err.msg);
+		*status = EXIT_USAGE;
 		return NULL;
 	}
 	ctx.envp = opts->envp;
 	facts = facts_new();
 	if (!facts) {
 		fprintf(stderr, "gpudoctor: out of memory\n");
+		*status = EXIT_INTERNAL;
 		return NULL;
 	}
 	probe_all(facts, &ctx);

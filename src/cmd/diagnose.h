@@ -9,7 +9,10 @@
 #include "probe/facts.h"
 #include "rules/rules.h"
 
-/* Probe the machine named by opts; NULL with a message on stderr on failure. */
-struct facts *diagnose_collect(const struct cmd_options *opts);
+/*
+ * Probe the machine named by opts. On failure returns NULL, prints why on
+ * stderr and sets *status to the exit status to use (usage or internal).
+ */
+struct facts *diagnose_collect(const struct cmd_options *opts, int *status);
 
 #endif

@@ -10,11 +10,11 @@ int cmd_doctor(const struct cmd_options *opts)
 {
 	struct report_opts ro = { cmd_use_color(opts), opts->verbose, 80 };
 	struct diagnosis d;
-	struct facts *facts = diagnose_collect(opts);
-	int status;
+	int status = EXIT_READY;
+	struct facts *facts = diagnose_collect(opts, &status);
 
 	if (!facts)
-		return EXIT_USAGE;
+		return status;
 	rules_run(facts, &d);
 	if (d.root_cause)
 		status = EXIT_NOT_READY;

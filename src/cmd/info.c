@@ -9,11 +9,11 @@
 int cmd_info(const struct cmd_options *opts)
 {
 	struct report_opts ro = { cmd_use_color(opts), opts->verbose, 80 };
-	struct facts *facts = diagnose_collect(opts);
 	int status = EXIT_READY;
+	struct facts *facts = diagnose_collect(opts, &status);
 
 	if (!facts)
-		return EXIT_USAGE;
+		return status;
 	switch (opts->format) {
 	case FORMAT_JSON: {
 		json_t *j = json_pack("{s:s, s:s, s:o}", "schema", "gpudoctor.info/1", "version", GD_VERSION,

@@ -102,8 +102,11 @@ static void read_live(const struct rootfs *fs, struct devnode *node)
 		return;
 	node->is_char_device = S_ISCHR(st.st_mode);
 	node->mode = st.st_mode & 0777;
-	snprintf(node->owner, sizeof(node->owner), "%u", (unsigned)st.st_uid);
-	snprintf(node->group, sizeof(node->group), "%u", (unsigned)st.st_gid);
+	/* Names, as ls shows them, so fixes can say "the video group". */
+	if (user_id_name(fs, "/etc/passwd", st.st_uid, node->owner, sizeof(node->owner)) < 0)
+		snprintf(node->owner, sizeof(node->owner), "%u", (unsigned)st.st_uid);
+	if (user_id_name(fs, "/etc/group", st.st_gid, node->group, sizeof(node->group)) < 0)
+		snprintf(node->group, sizeof(node->group), "%u", (unsigned)st.st_gid);
 	node->major = node->is_char_device ? (int)major(st.st_rdev) : -1;
 	node->minor = node->is_char_device ? (int)minor(st.st_rdev) : -1;
 	node->can_read = access(host, R_OK) == 0;

@@ -23,13 +23,19 @@
  */
 int nvrm_parse_version(const char *line, char *out, size_t outsz)
 {
-	char buf[512];
-	char *save = NULL;
+	/* Walk the tokens in place: copying the line into a fixed buffer first
+	 * lost a version beyond it, or returned one cut in half. */
+	for (const char *p = line + strspn(line, " \t\r\n"); *p; p += strspn(p, " \t\r\n")) {
+		size_t n = strcspn(p, " \t\r\n");
+		char tok[64];
 
-	str_copy(buf, sizeof(buf), line);
-	for (char *tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-		if (strchr(tok, '.') && version_is_valid(tok))
-			return str_copy(out, outsz, tok);
+		if (n < sizeof(tok)) {
+			memcpy(tok, p, n);
+			tok[n] = '\0';
+			if (strchr(tok, '.') && version_is_valid(tok))
+				return str_copy(out, outsz, tok);
+		}
+		p += n;
 	}
 	return -1;
 }

@@ -158,7 +158,9 @@ void loader_describe(const struct loader *ld, struct lib_candidate *cand)
 		str_copy(cand->resolved, sizeof(cand->resolved), cand->path);
 	if (so) {
 		str_printf(stem, sizeof(stem), "%.*s.so.", (int)(so - cand->soname), cand->soname);
-		version_from_name(path_basename(cand->resolved), stem, cand->version, sizeof(cand->version));
+		/* A plain file named after the soname carries no version. */
+		if (strcmp(path_basename(cand->resolved), cand->soname) != 0)
+			version_from_name(path_basename(cand->resolved), stem, cand->version, sizeof(cand->version));
 	}
 	cand->is_stub = strstr(cand->path, "/stubs/") != NULL || strstr(cand->resolved, "/stubs/") != NULL;
 	if (cand->origin == LIB_FROM_LDCACHE && str_starts_with(cand->path, "/usr/lib/wsl/"))

@@ -15,6 +15,9 @@ void probe_user(struct facts *f, const struct probe_ctx *ctx);
 /* Group name (or number) -> gid in the diagnosed machine's /etc/group. */
 int user_group_id(const struct rootfs *fs, const char *group, gid_t *out);
 
+/* The name of a uid ("/etc/passwd") or gid ("/etc/group"); -1 if not listed. */
+int user_id_name(const struct rootfs *fs, const char *file, unsigned id, char *out, size_t outsz);
+
 void pciids_lookup(const struct rootfs *fs, uint16_t vendor, uint16_t device,
 		   char *name, size_t namesz, char *source, size_t sourcesz);
 

@@ -130,6 +130,25 @@ int user_group_id(const struct rootfs *fs, const char *group, gid_t *out)
 	return rc;
 }
 
+int user_id_name(const struct rootfs *fs, const char *file, unsigned id, char *out, size_t outsz)
+{
+	char *text = NULL, *cur, *line;
+	int rc = -1;
+
+	if (rootfs_read(fs, file, ACCOUNT_FILE_MAX, &text, NULL, NULL, NULL) < 0)
+		return -1;
+	cur = text;
+	while (rc < 0 && (line = line_next(&cur))) {
+		char *fld[4];
+		uint64_t v;
+
+		if (split_fields(line, fld, 4) >= 3 && str_to_u64(fld[2], &v) == 0 && v == id)
+			rc = str_copy(out, outsz, fld[0]);
+	}
+	free(text);
+	return rc;
+}
+
 void probe_user(struct facts *f, const struct probe_ctx *ctx)
 {
 	struct user_facts *u = &f->system.user;

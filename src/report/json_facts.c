@@ -40,7 +40,7 @@ static json_t *status_json(const struct fact_status *st)
 
 	json_object_set_new(o, "state", json_string(fact_state_name(st->state)));
 	if (st->reason[0])
-		json_object_set_new(o, "reason", json_string(st->reason));
+		json_object_set_new(o, "reason", json_text(st->reason));
 	return o;
 }
 
@@ -50,15 +50,16 @@ static json_t *system_json(const struct system_facts *s)
 
 	for (int i = 0; i < s->user.ngids; i++)
 		json_array_append_new(gids, json_integer(s->user.gids[i]));
-	return json_pack("{s:o, s:{s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:{s:o, s:i}, s:{s:I, s:I}, s:{s:o, s:I, s:o, s:b, s:o}}",
+	return json_pack("{s:o, s:{s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:{s:o, s:o}, s:{s:o, s:o}, s:{s:o, s:I, s:o, s:b, s:o}}",
 			 "status", status_json(&s->status),
 			 "os", "id", str_or_null(s->os_id), "id_like", str_or_null(s->os_id_like),
 			 "version_id", str_or_null(s->os_version_id), "pretty_name", str_or_null(s->os_pretty),
 			 "kernel", str_or_null(s->kernel_release), "arch", str_or_null(s->arch),
 			 "glibc", str_or_null(s->glibc_version),
-			 "cpu", "model", str_or_null(s->cpu_model), "count", s->cpu_count,
-			 "memory", "total_kib", (json_int_t)s->mem_total_kib, "available_kib", (json_int_t)s->mem_available_kib,
-			 "user", "name", json_text(s->user.name), "uid", (json_int_t)s->user.uid, "gids", gids,
+			 "cpu", "model", str_or_null(s->cpu_model), "count", s->cpu_count ? json_integer(s->cpu_count) : json_null(),
+			 "memory", "total_kib", s->mem_total_kib ? json_integer((json_int_t)s->mem_total_kib) : json_null(),
+			 "available_kib", s->mem_available_kib ? json_integer((json_int_t)s->mem_available_kib) : json_null(),
+			 "user", "name", str_or_null(s->user.name), "uid", (json_int_t)s->user.uid, "gids", gids,
 			 "is_root", s->user.is_root, "source", json_text(s->user.source));
 }
 
@@ -93,7 +94,7 @@ static json_t *pci_json(const struct pci_facts *p)
 			"aer_fatal", (json_int_t)g->aer_fatal, "sysfs", json_text(g->sysfs_path)));
 	}
 	return json_pack("{s:o, s:i, s:o, s:{s:i, s:o}, s:o}", "status", status_json(&p->status), "count", p->count,
-			 "gpus", gpus, "other_display", "count", p->other_display_count, "list", json_text(p->other_display),
+			 "gpus", gpus, "other_display", "count", p->other_display_count, "list", str_or_null(p->other_display),
 			 "names_from", str_or_null(p->ids_source));
 }
 
@@ -143,7 +144,7 @@ static json_t *candidate_json(const struct lib_candidate *c)
 {
 	return json_pack("{s:o, s:o, s:o, s:s, s:b, s:b}", "path", json_text(c->path), "resolved", json_text(c->resolved),
 			 "version", str_or_null(c->version), "origin", lib_origin_name(c->origin), "stub", c->is_stub,
-			 "in_cache", !c->in_cache_dir_only);
+			 "missing_from_cache", c->in_cache_dir_only);
 }
 
 static json_t *choice_json(const struct lib_choice *ch)

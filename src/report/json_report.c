@@ -17,7 +17,8 @@ static json_t *finding_json(const struct finding *f)
 						     f->fix[i].command ? json_text(f->fix[i].command) : json_null()));
 	for (int i = 0; i < f->nblocked; i++)
 		json_array_append_new(blocked, json_string(f->blocked_by[i]));
-	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "id", f->id, "severity", severity_name(f->severity),
+	return json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "id", f->id, "severity", severity_name(f->severity),
+			 "stage", stage_name(f->stage),
 			 "title", json_text(f->title), "detail", json_text(f->detail ? f->detail : ""),
 			 "evidence", ev, "fix", fix, "blocked_by", blocked);
 }

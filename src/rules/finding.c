@@ -133,3 +133,17 @@ const char *severity_name(enum severity sev)
 	}
 	return "info";
 }
+
+const char *stage_name(enum stage stage)
+{
+	static const char *const names[] = {
+		[STAGE_PLATFORM] = "platform",	       [STAGE_GPU] = "gpu",
+		[STAGE_KERNEL] = "kernel",	       [STAGE_DEVICE_NODES] = "device-nodes",
+		[STAGE_USER_LIBS] = "user-libraries", [STAGE_CUDA] = "cuda",
+		[STAGE_TOOLKIT] = "toolkit",	       [STAGE_CUDNN] = "cudnn",
+		[STAGE_PYTHON] = "python",	       [STAGE_ENV] = "environment",
+		[STAGE_SUMMARY] = "summary",
+	};
+
+	return (unsigned)stage < sizeof(names) / sizeof(names[0]) ? names[stage] : "unknown";
+}

@@ -81,5 +81,6 @@ const struct finding *findings_get(const struct findings *list, const char *id);
 void findings_release(struct findings *list);
 
 const char *severity_name(enum severity sev);
+const char *stage_name(enum stage stage);
 
 #endif

@@ -23,12 +23,11 @@ static const struct {
 } consequences[] = {
 	{ "gpu.none", { "container.no-gpu" } },
 	{ "driver.not-loaded", { "gpu.hardware-fault" } },
-	{ "driver.device-missing", { "driver.not-loaded", "driver.not-installed", "container.no-gpu" } },
+	{ "driver.device-missing", { "driver.not-loaded", "container.no-gpu" } },
 	{ "driver.device-permission", { "driver.not-loaded", "driver.not-installed" } },
 	{ "cuda.lib-missing", { "driver.not-installed", "container.no-gpu", "wsl.driver" } },
 	{ "driver.library-mismatch", { "wsl.driver" } },
-	{ "env.library-shadowing", { "cuda.stub-library" } },
-	{ "toolkit.newer-than-driver", { "driver.too-old", "driver.not-installed" } },
+	{ "toolkit.newer-than-driver", { "driver.too-old" } },
 };
 
 static void link_consequences(struct findings *list)

@@ -97,11 +97,17 @@ static void check_missing(const struct facts *facts, struct findings *out)
 		finding_fix(f, "echo /usr/lib/wsl/lib | sudo tee /etc/ld.so.conf.d/ld.wsl.conf && sudo ldconfig",
 			    "put WSL's library directory on the loader path");
 		finding_fix(f, NULL, "update the NVIDIA driver on Windows if /usr/lib/wsl/lib has no libcuda.so.1");
+	} else if (!facts->kmod.nvidia && !facts->kmod.nvrm_version[0]) {
+		finding_detail(f, "No NVIDIA driver is installed, so its CUDA library is missing too.");
+		finding_fix(f, NULL, "install the NVIDIA driver (see the root cause)");
 	} else {
 		finding_detail(f, "The kernel side of the driver is present, but its user-space CUDA library is not "
 			       "installed (on Debian and Ubuntu it is a separate package, libcuda1 or libnvidia-compute-<branch>).");
-		finding_fix(f, NULL, "install the driver's CUDA library package matching the kernel module %s",
-			    facts->kmod.nvrm_version[0] ? facts->kmod.nvrm_version : "");
+		if (facts->kmod.nvrm_version[0])
+			finding_fix(f, NULL, "install the driver's CUDA library package of the same version as the kernel module, %s",
+				    facts->kmod.nvrm_version);
+		else
+			finding_fix(f, NULL, "install the driver's CUDA library package of the same version as the kernel module");
 	}
 }
 

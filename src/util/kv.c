@@ -20,6 +20,21 @@ char *line_next(char **cursor)
 	return line;
 }
 
+/* Copy len bytes of s into out, always terminating; -1 if they do not fit. */
+static int copy_span(char *out, size_t outsz, const char *s, size_t len)
+{
+	if (outsz == 0)
+		return -1;
+	if (len >= outsz) {
+		memcpy(out, s, outsz - 1);
+		out[outsz - 1] = '\0';
+		return -1;
+	}
+	memcpy(out, s, len);
+	out[len] = '\0';
+	return 0;
+}
+
 int kv_shell_get(const char *text, const char *key, char *out, size_t outsz)
 {
 	size_t klen = strlen(key);
@@ -36,7 +51,6 @@ int kv_shell_get(const char *text, const char *key, char *out, size_t outsz)
 		if (len > klen && strncmp(p, key, klen) == 0 && p[klen] == '=') {
 			const char *v = p + klen + 1;
 			size_t vlen = len - klen - 1;
-			char buf[512];
 
 			while (vlen > 0 && char_is_space((unsigned char)v[vlen - 1]))
 				vlen--;
@@ -44,11 +58,7 @@ int kv_shell_get(const char *text, const char *key, char *out, size_t outsz)
 				v++;
 				vlen -= 2;
 			}
-			if (vlen >= sizeof(buf))
-				vlen = sizeof(buf) - 1;
-			memcpy(buf, v, vlen);
-			buf[vlen] = '\0';
-			return str_copy(out, outsz, buf) < 0 ? -1 : 0;
+			return copy_span(out, outsz, v, vlen);
 		}
 		p = eol ? eol + 1 : NULL;
 	}
@@ -70,15 +80,16 @@ int kv_colon_get(const char *text, const char *key, char *out, size_t outsz)
 			while (q < p + len && (*q == ' ' || *q == '\t'))
 				q++;
 			if (q < p + len && *q == ':') {
-				char buf[512];
-				size_t vlen = (size_t)(p + len - (q + 1));
+				const char *v = q + 1;
+				size_t vlen = (size_t)(p + len - v);
 
-				if (vlen >= sizeof(buf))
-					vlen = sizeof(buf) - 1;
-				memcpy(buf, q + 1, vlen);
-				buf[vlen] = '\0';
-				str_trim(buf);
-				return str_copy(out, outsz, buf) < 0 ? -1 : 0;
+				while (vlen > 0 && char_is_space((unsigned char)*v)) {
+					v++;
+					vlen--;
+				}
+				while (vlen > 0 && char_is_space((unsigned char)v[vlen - 1]))
+					vlen--;
+				return copy_span(out, outsz, v, vlen);
 			}
 		}
 		p = eol ? eol + 1 : NULL;
