@@ -77,13 +77,15 @@ static void standin_access(const struct rootfs *fs, const struct user_facts *u, 
 {
 	unsigned bits;
 	gid_t gid;
+	uint64_t uid;
 
 	if (u->is_root) {
 		node->can_read = node->can_write = true;
 		return;
 	}
-	if (strcmp(node->owner, u->name) == 0)
-		bits = (node->mode >> 6) & 7;
+	if (strcmp(node->owner, u->name) == 0 ||
+	    (str_to_u64(node->owner, &uid) == 0 && uid == (uint64_t)u->uid))
+		bits = (node->mode >> 6) & 7;	/* owner by name, or by uid as in `ls -n` */
 	else if (user_group_id(fs, node->group, &gid) == 0 && user_in_group(u, gid))
 		bits = (node->mode >> 3) & 7;
 	else

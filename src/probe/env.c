@@ -4,6 +4,7 @@
  * Only variables in the table below are kept: the report must not leak a
  * user's unrelated secrets. The table says why each one matters.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,8 +98,13 @@ static void parse_visible(struct env_facts *env, const char *value)
 			str_copy(env->visible_invalid, sizeof(env->visible_invalid), tok);
 			break;
 		}
-		if (k == VISIBLE_INDICES && env->visible_index_count < MAX_PCI_GPUS)
-			env->visible_indices[env->visible_index_count++] = atoi(tok);
+		if (k == VISIBLE_INDICES && env->visible_index_count < MAX_PCI_GPUS) {
+			uint64_t v;
+
+			/* Saturate: atoi wraps "4294967296" to GPU 0. */
+			env->visible_indices[env->visible_index_count++] =
+				str_to_u64(tok, &v) == 0 && v <= INT_MAX ? (int)v : INT_MAX;
+		}
 		kind = (kind == VISIBLE_UNSET || kind == k) ? k : VISIBLE_MIXED;
 	}
 	if (kind == VISIBLE_UNSET)
