@@ -22,6 +22,14 @@ endif
 LDLIBS += $(LIBS_JSON)
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+
+# Quiet by default; `make V=1` shows the full commands.
+ifneq ($(V),1)
+Q := @
+say = @printf '  %-6s %s\n' $(1) $(2)
+else
+say =
+endif
 CPPFLAGS += -DGD_VERSION='"$(VERSION)"'
 
 SRC_LIB := $(sort $(wildcard src/util/*.c src/probe/*.c src/rules/*.c src/report/*.c src/kb/*.c src/cmd/*.c))
@@ -46,36 +54,44 @@ UNIT_BIN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRC))
 all: $(BIN)
 
 $(BIN): $(OBJ_LIB) build/obj/src/main.o
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/obj/%.o: %.c | $(GEN)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 
 build/obj/gen/%.o: build/gen/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
 
 # Knowledge tables: data/NAME.tsv -> build/gen/kb_NAME.c, checked as generated.
 build/gen/kb_%.c: data/%.tsv tools/tsv2c.awk
 	@mkdir -p $(dir $@)
-	awk -v table=$* -f tools/tsv2c.awk $< > $@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)
+	$(Q)awk -v table=$* -f tools/tsv2c.awk $< > $@.tmp && mv $@.tmp $@
 
 # The sanitizer build used by every test.
 $(BIN_SAN): $(OBJ_LIB_SAN) build/asan/obj/src/main.o
-	$(CC) $(CFLAGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/asan/obj/%.o: %.c | $(GEN)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+	$(call say,CC-SAN,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
 
 build/asan/obj/gen/%.o: build/gen/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(SAN_FLAGS) -c -o $@ $<
+	$(call say,CC-SAN,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(SAN_FLAGS) -c -o $@ $<
 
 build/asan/tests/%: tests/unit/%.c $(OBJ_LIB_SAN)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Wno-missing-prototypes $(SAN_FLAGS) -o $@ $< $(OBJ_LIB_SAN) $(LDLIBS) -lcmocka
+	$(call say,TEST,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Wno-missing-prototypes $(SAN_FLAGS) -o $@ $< $(OBJ_LIB_SAN) $(LDLIBS) -lcmocka
 
 check: deps
 	@$(MAKE) --no-print-directory $(BIN) unit scenarios smoke

@@ -1,9 +1,9 @@
 # tsv2c.awk - compile a knowledge table (data/NAME.tsv) into C.
 #
 # Input: tab-separated text; '#' lines are comments; the first other line
-# names the columns. Output: an array of string rows, the column names and
-# the counts, under the symbols kb_NAME_columns / kb_NAME_cells (row-major) /
-# kb_NAME_ncolumns / kb_NAME_nrows. Every row must have exactly as many
+# names the columns. Output: one `const struct kb_table kb_NAME` (kb/kb.h)
+# holding the column names, the cells row by row, and each row's line
+# number in the .tsv. Every row must have exactly as many
 # fields as the header and a non-empty last column (the source): a table
 # that breaks this fails the build, naming the line.
 BEGIN { FS = "\t"; ncols = 0; nrows = 0; bad = 0 }
@@ -29,17 +29,16 @@ ncols == 0 {
 END {
 	if (bad) exit 1
 	printf "/* Generated from %s by tools/tsv2c.awk. Do not edit. */\n", FILENAME
-	printf "#include <stddef.h>\n\n"
-	printf "const size_t kb_%s_ncolumns = %d;\n", table, ncols
-	printf "const size_t kb_%s_nrows = %d;\n", table, nrows
-	printf "const char *const kb_%s_columns[] = { ", table
+	printf "#include \"kb/kb.h\"\n\n"
+	printf "static const char *const columns[] = { "
 	for (i = 1; i <= ncols; i++) printf "%s%s", cstr(header[i]), (i < ncols ? ", " : "")
 	printf " };\n"
-	printf "const int kb_%s_lines[] = {", table
+	printf "static const int lines[] = {"
 	for (i = 1; i <= nrows; i++) printf "%s%d,", (i % 16 == 1 ? "\n\t" : " "), lines[i]
 	printf "%s};\n", nrows ? "\n" : " 0 "
-	printf "const char *const kb_%s_cells[] = {\n", table
+	printf "static const char *const cells[] = {\n"
 	for (i = 1; i <= nrows; i++) print rows[i]
 	if (nrows == 0) print "\tNULL,"
-	printf "};\n"
+	printf "};\n\n"
+	printf "const struct kb_table kb_%s = { \"%s\", columns, %d, cells, lines, %d };\n", table, table, ncols, nrows
 }

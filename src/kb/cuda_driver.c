@@ -7,26 +7,6 @@
 #include "kb/kb.h"
 #include "util/str.h"
 
-extern const size_t kb_cuda_driver_ncolumns, kb_cuda_driver_nrows;
-extern const char *const kb_cuda_driver_columns[];
-extern const int kb_cuda_driver_lines[];
-extern const char *const kb_cuda_driver_cells[];
-
-const struct kb_table *kb_table_cuda_driver(void)
-{
-	static struct kb_table t;
-
-	if (!t.name) {
-		t.name = "cuda_driver";
-		t.columns = kb_cuda_driver_columns;
-		t.ncolumns = kb_cuda_driver_ncolumns;
-		t.cells = kb_cuda_driver_cells;
-		t.lines = kb_cuda_driver_lines;
-		t.nrows = kb_cuda_driver_nrows;
-	}
-	return &t;
-}
-
 int kb_column(const struct kb_table *t, const char *name)
 {
 	for (size_t i = 0; i < t->ncolumns; i++)
@@ -51,7 +31,7 @@ static void answer(struct kb_answer *out, const struct kb_table *t, size_t row, 
 
 int kb_cuda_min_driver(const char *cuda_version, struct kb_answer *out)
 {
-	const struct kb_table *t = kb_table_cuda_driver();
+	const struct kb_table *t = &kb_cuda_driver;
 	int kind = kb_column(t, "kind"), cuda = kb_column(t, "cuda");
 	int rel = kb_column(t, "release"), drv = kb_column(t, "linux_min_driver");
 	char mm[16];
@@ -78,7 +58,7 @@ int kb_cuda_min_driver(const char *cuda_version, struct kb_answer *out)
 
 int kb_cuda_max_for_driver(const char *driver, struct kb_answer *out)
 {
-	const struct kb_table *t = kb_table_cuda_driver();
+	const struct kb_table *t = &kb_cuda_driver;
 	int kind = kb_column(t, "kind"), cuda = kb_column(t, "cuda"), drv = kb_column(t, "linux_min_driver");
 	long best = -1;
 
@@ -100,7 +80,7 @@ int kb_cuda_max_for_driver(const char *driver, struct kb_answer *out)
 
 int kb_cuda_minor_compat_driver(int cuda_major, struct kb_answer *out)
 {
-	const struct kb_table *t = kb_table_cuda_driver();
+	const struct kb_table *t = &kb_cuda_driver;
 	int kind = kb_column(t, "kind"), cuda = kb_column(t, "cuda"), drv = kb_column(t, "linux_min_driver");
 	char major[16];
 
@@ -116,7 +96,7 @@ int kb_cuda_minor_compat_driver(int cuda_major, struct kb_answer *out)
 
 int kb_cuda_oldest_compat_major(void)
 {
-	const struct kb_table *t = kb_table_cuda_driver();
+	const struct kb_table *t = &kb_cuda_driver;
 	int kind = kb_column(t, "kind"), cuda = kb_column(t, "cuda");
 	int oldest = -1;
 

@@ -38,7 +38,8 @@ struct kb_table {
 	size_t nrows;
 };
 
-const struct kb_table *kb_table_cuda_driver(void);
+/* The compiled tables (build/gen/kb_NAME.c from data/NAME.tsv). */
+extern const struct kb_table kb_cuda_driver;
 /* Column index by name, or -1. */
 int kb_column(const struct kb_table *t, const char *name);
 const char *kb_cell(const struct kb_table *t, size_t row, int column);

@@ -41,7 +41,7 @@ static void add_rows_where(json_t *ans, const struct kb_table *t, const char *co
 
 static json_t *driver_for_cuda(const char *version, struct error *err)
 {
-	const struct kb_table *t = kb_table_cuda_driver();
+	const struct kb_table *t = &kb_cuda_driver;
 	struct kb_answer need, compat;
 	char mm[16], summary[512], major[8];
 	json_t *ans;
@@ -71,7 +71,7 @@ static json_t *driver_for_cuda(const char *version, struct error *err)
 
 static json_t *cuda_for_driver(const char *driver, struct error *err)
 {
-	const struct kb_table *t = kb_table_cuda_driver();
+	const struct kb_table *t = &kb_cuda_driver;
 	struct kb_answer max;
 	char summary[512];
 	json_t *ans;
