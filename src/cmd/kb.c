@@ -2,6 +2,7 @@
  * kb.c - `gpudoctor kb`: answers from the compiled-in knowledge tables.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cmd/cmd.h"
 #include "kb/query.h"
@@ -25,11 +26,14 @@ int cmd_kb(const struct cmd_options *opts)
 		printf("%s\n", json_string_value(json_object_get(ans, "summary")));
 		if (opts->verbose || opts->format == FORMAT_MARKDOWN) {
 			json_array_foreach(json_object_get(ans, "rows"), i, row) {
-				const char *rel = json_string_value(json_object_get(row, "release"));
-				const char *src = json_string_value(json_object_get(row, "source"));
+				const char *key;
+				json_t *v;
 
-				printf("  %s: %s [%s]\n", rel ? rel : "row",
-				       json_string_value(json_object_get(row, "linux_min_driver")), src ? src : "");
+				printf(" ");
+				json_object_foreach(row, key, v)
+					if (strcmp(key, "source") != 0 && strcmp(key, "table") != 0 && strcmp(key, "note") != 0)
+						printf(" %s=%s", key, json_string_value(v));
+				printf("\n    source: %s\n", json_string_value(json_object_get(row, "source")));
 			}
 		} else {
 			printf("source: %s\n", json_string_value(json_object_get(

@@ -9,6 +9,7 @@
 #define GD_KB_KB_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct kb_answer {
 	char value[64];		/* the answer, e.g. "550.54.14" or "12.2" */
@@ -39,7 +40,23 @@ struct kb_table {
 };
 
 /* The compiled tables (build/gen/kb_NAME.c from data/NAME.tsv). */
-extern const struct kb_table kb_cuda_driver;
+extern const struct kb_table kb_cuda_driver, kb_gpus, kb_gpu_peaks;
+
+/* A row of data/gpus.tsv; strings are static. */
+struct kb_gpu {
+	size_t row;
+	const char *pci_id, *name, *cc, *arch, *segment, *source;
+};
+
+/* Datasheet peaks (dense); "" where the table has no value. */
+struct kb_gpu_peaks {
+	const char *fp32_tflops, *tf32_tflops, *fp16_tflops, *bf16_tflops, *mem_bw_gbs, *source;
+};
+
+int kb_gpu_by_pci_id(unsigned device, struct kb_gpu *out);
+/* GPUs whose name has every word of query (or the PCI id it names); shortest name first. */
+int kb_gpu_find(const char *query, struct kb_gpu *out, int max);
+int kb_gpu_peak_rates(const char *name, struct kb_gpu_peaks *out);
 /* Column index by name, or -1. */
 int kb_column(const struct kb_table *t, const char *name);
 const char *kb_cell(const struct kb_table *t, size_t row, int column);

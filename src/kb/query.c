@@ -8,7 +8,8 @@
 
 const char kb_query_usage[] =
 	"  gpudoctor kb driver-for cuda VERSION     minimum NVIDIA driver for a CUDA toolkit\n"
-	"  gpudoctor kb cuda-for driver VERSION     newest CUDA a driver supports\n";
+	"  gpudoctor kb cuda-for driver VERSION     newest CUDA a driver supports\n"
+	"  gpudoctor kb gpu NAME|PCI-ID             compute capability and architecture of a GPU\n";
 
 static json_t *row_json(const struct kb_table *t, size_t r)
 {
@@ -105,8 +106,47 @@ static json_t *cuda_for_driver(const char *driver, struct error *err)
 	return ans;
 }
 
+static json_t *gpu_json(const struct kb_gpu *g)
+{
+	struct kb_gpu_peaks pk;
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "pci_id", g->pci_id, "name", g->name, "cc", g->cc,
+			      "arch", g->arch, "segment", g->segment, "source", g->source);
+
+	if (kb_gpu_peak_rates(g->name, &pk) == 0)
+		json_object_set_new(o, "peaks", json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "fp32_tflops", pk.fp32_tflops,
+							 "tf32_tflops", pk.tf32_tflops, "fp16_tflops", pk.fp16_tflops,
+							 "bf16_tflops", pk.bf16_tflops, "mem_bw_gbs", pk.mem_bw_gbs,
+							 "source", pk.source));
+	return o;
+}
+
+static json_t *gpu_query(const char *query, struct error *err)
+{
+	struct kb_gpu found[16];
+	int n = kb_gpu_find(query, found, 16);
+	char summary[512];
+	json_t *ans;
+
+	if (n <= 0) {
+		error_set(err, "no GPU in the table matches '%s'", query);
+		return NULL;
+	}
+	str_printf(summary, sizeof(summary), "%s: compute capability %s (sm_%.*s%s), %s%s%s", found[0].name,
+		   found[0].cc[0] ? found[0].cc : "unknown", (int)strcspn(found[0].cc, "."), found[0].cc,
+		   strchr(found[0].cc, '.') ? strchr(found[0].cc, '.') + 1 : "", found[0].arch,
+		   n > 1 ? "; also matches " : "", n > 1 ? found[1].name : "");
+	ans = answer_new("gpu", found[0].cc, summary);
+	json_object_set_new(ans, "gpus", json_array());
+	for (int i = 0; i < n; i++)
+		json_array_append_new(json_object_get(ans, "gpus"), gpu_json(&found[i]));
+	json_array_append_new(json_object_get(ans, "rows"), row_json(&kb_gpus, found[0].row));
+	return ans;
+}
+
 json_t *kb_query(int argc, char *const *argv, struct error *err)
 {
+	if (argc == 2 && strcmp(argv[0], "gpu") == 0)
+		return gpu_query(argv[1], err);
 	if (argc == 3 && strcmp(argv[0], "driver-for") == 0 && strcmp(argv[1], "cuda") == 0)
 		return driver_for_cuda(argv[2], err);
 	if (argc == 3 && strcmp(argv[0], "cuda-for") == 0 && strcmp(argv[1], "driver") == 0)

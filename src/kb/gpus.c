@@ -1,0 +1,128 @@
+/*
+ * gpus.c - NVIDIA GPUs: PCI device id -> name -> compute capability ->
+ * architecture, and datasheet peak rates (data/gpus.tsv, data/gpu_peaks.tsv).
+ */
+#include <string.h>
+
+#include "kb/kb.h"
+#include "util/str.h"
+
+static void fill_gpu(struct kb_gpu *g, size_t r)
+{
+	const struct kb_table *t = &kb_gpus;
+
+	g->row = r;
+	g->pci_id = kb_cell(t, r, kb_column(t, "pci_id"));
+	g->name = kb_cell(t, r, kb_column(t, "name"));
+	g->cc = kb_cell(t, r, kb_column(t, "cc"));
+	g->arch = kb_cell(t, r, kb_column(t, "arch"));
+	g->segment = kb_cell(t, r, kb_column(t, "segment"));
+	g->source = kb_cell(t, r, kb_column(t, "source"));
+}
+
+int kb_gpu_by_pci_id(unsigned device, struct kb_gpu *out)
+{
+	const struct kb_table *t = &kb_gpus;
+	int col = kb_column(t, "pci_id");
+	char id[8];
+
+	str_printf(id, sizeof(id), "%04x", device & 0xffff);
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (strcmp(kb_cell(t, r, col), id) == 0) {
+			fill_gpu(out, r);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Does every space-separated word of the query appear in name as a whole
+ * word? "RTX 4090" matches "GeForce RTX 4090" and its "Laptop GPU" and "D"
+ * variants, but not "GeForce RTX 40900"; kb_gpu_find sorts the shortest
+ * name first, so the plain card leads.
+ */
+static bool words_match(const char *name, const char *query)
+{
+	char q[128], *save = NULL;
+
+	str_copy(q, sizeof(q), query);
+	for (char *w = strtok_r(q, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		const char *p = name;
+		bool found = false;
+		size_t n = strlen(w);
+
+		while ((p = str_casestr(p, w))) {
+			bool start = p == name || p[-1] == ' ' || p[-1] == '-';
+			bool end = p[n] == '\0' || p[n] == ' ';
+
+			if (start && end) {
+				found = true;
+				break;
+			}
+			p++;
+		}
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+int kb_gpu_find(const char *query, struct kb_gpu *out, int max)
+{
+	const struct kb_table *t = &kb_gpus;
+	int col = kb_column(t, "name"), n = 0;
+	uint64_t id;
+
+	/* "2684", "0x2684" or "10de:2684" name a PCI device. */
+	if (str_starts_with(query, "10de:") || str_starts_with(query, "10DE:"))
+		query += 5;
+	if (str_starts_with(query, "0x") && str_to_u64(query, &id) == 0 && id <= 0xffff)
+		return max > 0 && kb_gpu_by_pci_id((unsigned)id, out) == 0 ? 1 : 0;
+	if (strlen(query) == 4 && max > 0) {
+		char hex[8];
+
+		str_printf(hex, sizeof(hex), "0x%s", query);
+		if (str_to_u64(hex, &id) == 0 && kb_gpu_by_pci_id((unsigned)id, out) == 0)
+			return 1;
+	}
+	for (size_t r = 0; r < t->nrows && n < max; r++) {
+		const char *name = kb_cell(t, r, col);
+		bool dup = false;
+
+		if (!words_match(name, query))
+			continue;
+		for (int i = 0; i < n; i++)
+			dup |= strcmp(out[i].name, name) == 0;
+		if (!dup)
+			fill_gpu(&out[n++], r);
+	}
+	/* Shortest name first: "GeForce RTX 4090" before its Laptop and D variants. */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && strlen(out[j].name) < strlen(out[j - 1].name); j--) {
+			struct kb_gpu tmp = out[j];
+
+			out[j] = out[j - 1];
+			out[j - 1] = tmp;
+		}
+	return n;
+}
+
+int kb_gpu_peak_rates(const char *name, struct kb_gpu_peaks *out)
+{
+	const struct kb_table *t = &kb_gpu_peaks;
+	int col = kb_column(t, "name");
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (strcmp(kb_cell(t, r, col), name) != 0)
+			continue;
+		out->fp32_tflops = kb_cell(t, r, kb_column(t, "fp32_tflops"));
+		out->tf32_tflops = kb_cell(t, r, kb_column(t, "tf32_tflops"));
+		out->fp16_tflops = kb_cell(t, r, kb_column(t, "fp16_tflops"));
+		out->bf16_tflops = kb_cell(t, r, kb_column(t, "bf16_tflops"));
+		out->mem_bw_gbs = kb_cell(t, r, kb_column(t, "mem_bw_gbs"));
+		out->source = kb_cell(t, r, kb_column(t, "source"));
+		return 0;
+	}
+	return -1;
+}
