@@ -31,7 +31,11 @@ static const struct command commands[] = {
 	  "binary, each row with its public source (-v shows the rows).\n\n"
 	  "queries:\n"
 	  "  gpudoctor kb driver-for cuda VERSION     minimum NVIDIA driver for a CUDA toolkit\n"
-	  "  gpudoctor kb cuda-for driver VERSION     newest CUDA a driver supports\n" },
+	  "  gpudoctor kb cuda-for driver VERSION     newest CUDA a driver supports\n"
+	  "  gpudoctor kb gpu NAME|PCI-ID             compute capability and architecture of a GPU\n"
+	  "  gpudoctor kb torch VERSION               wheel variants, Python versions, install commands\n"
+	  "  gpudoctor kb torch-for [--driver V] [--gpu sm_XX|NAME] [--python 3.X]\n"
+	  "                                           the newest torch and variant that will work\n" },
 };
 
 static const char global_help[] =
@@ -62,7 +66,20 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
-enum { OPT_ROOT = 256, OPT_FORMAT, OPT_JSON, OPT_COLOR, OPT_FAIL_ON, OPT_VERSION };
+enum { OPT_ROOT = 256, OPT_FORMAT, OPT_JSON, OPT_COLOR, OPT_FAIL_ON, OPT_VERSION, OPT_DRIVER, OPT_GPU, OPT_PYTHON };
+
+/* kb torch-for's constraints travel to the query as "--flag value" pairs. */
+static int add_query_flag(struct cmd_options *o, const char *flag, char *value)
+{
+	for (int i = 0; i < o->nquery_flags; i += 2)
+		if (strcmp(o->query_flags[i], flag) == 0)
+			return o->query_flags[i + 1] = value, 0;
+	if (o->nquery_flags + 2 > (int)(sizeof(o->query_flags) / sizeof(o->query_flags[0])))
+		return -1;
+	o->query_flags[o->nquery_flags++] = (char *)flag;
+	o->query_flags[o->nquery_flags++] = value;
+	return 0;
+}
 
 static int parse_options(int argc, char **argv, struct cmd_options *o, bool *version)
 {
@@ -76,6 +93,9 @@ static int parse_options(int argc, char **argv, struct cmd_options *o, bool *ver
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "driver", required_argument, NULL, OPT_DRIVER },
+		{ "gpu", required_argument, NULL, OPT_GPU },
+		{ "python", required_argument, NULL, OPT_PYTHON },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -125,6 +145,15 @@ static int parse_options(int argc, char **argv, struct cmd_options *o, bool *ver
 			break;
 		case OPT_VERSION:
 			*version = true;
+			break;
+		case OPT_DRIVER:
+			add_query_flag(o, "--driver", optarg);
+			break;
+		case OPT_GPU:
+			add_query_flag(o, "--gpu", optarg);
+			break;
+		case OPT_PYTHON:
+			add_query_flag(o, "--python", optarg);
 			break;
 		case ':':
 			return fprintf(stderr, "gpudoctor: option '%s' needs a value\n", argv[optind - 1]), -1;

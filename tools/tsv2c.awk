@@ -1,7 +1,7 @@
 # tsv2c.awk - compile a knowledge table (data/NAME.tsv) into C.
 #
 # Input: tab-separated text; '#' lines are comments; the first other line
-# names the columns. Output: one `const struct kb_table kb_NAME` (kb/kb.h)
+# names the columns. Output: one `const struct kb_table kb_table_NAME` (kb/kb.h)
 # holding the column names, the cells row by row, and each row's line
 # number in the .tsv. Every row must have exactly as many
 # fields as the header and a non-empty last column (the source): a table
@@ -40,5 +40,5 @@ END {
 	for (i = 1; i <= nrows; i++) print rows[i]
 	if (nrows == 0) print "\tNULL,"
 	printf "};\n\n"
-	printf "const struct kb_table kb_%s = { \"%s\", columns, %d, cells, lines, %d };\n", table, table, ncols, nrows
+	printf "const struct kb_table kb_table_%s = { \"%s\", columns, %d, cells, lines, %d };\n", table, table, ncols, nrows
 }

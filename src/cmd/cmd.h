@@ -25,6 +25,8 @@ struct cmd_options {
 	bool fail_on_warning;
 	bool help;
 	char **args;			/* operands after the command name */
+	char *query_flags[6];		/* kb's --driver/--gpu/--python, as "--flag", "value" */
+	int nquery_flags;
 	int nargs;
 	char **envp;			/* the environment to diagnose */
 };

@@ -10,11 +10,17 @@
 
 int cmd_kb(const struct cmd_options *opts)
 {
+	char *argv[16];
+	int argc = 0;
 	struct error err;
-	json_t *ans = kb_query(opts->nargs, opts->args, &err);
+	json_t *ans, *row;
 	size_t i;
-	json_t *row;
 
+	for (int k = 0; k < opts->nargs && argc < 10; k++)
+		argv[argc++] = opts->args[k];
+	for (int k = 0; k < opts->nquery_flags; k++)
+		argv[argc++] = opts->query_flags[k];
+	ans = kb_query(argc, argv, &err);
 	if (!ans) {
 		fprintf(stderr, "gpudoctor kb: %s\nqueries:\n%s", err.msg, kb_query_usage);
 		return EXIT_USAGE;

@@ -31,7 +31,7 @@ static void answer(struct kb_answer *out, const struct kb_table *t, size_t row, 
 
 int kb_cuda_min_driver(const char *cuda_version, struct kb_answer *out)
 {
-	const struct kb_table *t = &kb_cuda_driver;
+	const struct kb_table *t = &kb_table_cuda_driver;
 	int kind = kb_column(t, "kind"), cuda = kb_column(t, "cuda");
 	int rel = kb_column(t, "release"), drv = kb_column(t, "linux_min_driver");
 	char mm[16];
@@ -58,7 +58,7 @@ int kb_cuda_min_driver(const char *cuda_version, struct kb_answer *out)
 
 int kb_cuda_max_for_driver(const char *driver, struct kb_answer *out)
 {
-	const struct kb_table *t = &kb_cuda_driver;
+	const struct kb_table *t = &kb_table_cuda_driver;
 	int kind = kb_column(t, "kind"), cuda = kb_column(t, "cuda"), drv = kb_column(t, "linux_min_driver");
 	long best = -1;
 
@@ -80,7 +80,7 @@ int kb_cuda_max_for_driver(const char *driver, struct kb_answer *out)
 
 int kb_cuda_minor_compat_driver(int cuda_major, struct kb_answer *out)
 {
-	const struct kb_table *t = &kb_cuda_driver;
+	const struct kb_table *t = &kb_table_cuda_driver;
 	int kind = kb_column(t, "kind"), cuda = kb_column(t, "cuda"), drv = kb_column(t, "linux_min_driver");
 	char major[16];
 
@@ -96,7 +96,7 @@ int kb_cuda_minor_compat_driver(int cuda_major, struct kb_answer *out)
 
 int kb_cuda_oldest_compat_major(void)
 {
-	const struct kb_table *t = &kb_cuda_driver;
+	const struct kb_table *t = &kb_table_cuda_driver;
 	int kind = kb_column(t, "kind"), cuda = kb_column(t, "cuda");
 	int oldest = -1;
 

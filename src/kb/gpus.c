@@ -9,7 +9,7 @@
 
 static void fill_gpu(struct kb_gpu *g, size_t r)
 {
-	const struct kb_table *t = &kb_gpus;
+	const struct kb_table *t = &kb_table_gpus;
 
 	g->row = r;
 	g->pci_id = kb_cell(t, r, kb_column(t, "pci_id"));
@@ -22,7 +22,7 @@ static void fill_gpu(struct kb_gpu *g, size_t r)
 
 int kb_gpu_by_pci_id(unsigned device, struct kb_gpu *out)
 {
-	const struct kb_table *t = &kb_gpus;
+	const struct kb_table *t = &kb_table_gpus;
 	int col = kb_column(t, "pci_id");
 	char id[8];
 
@@ -70,7 +70,7 @@ static bool words_match(const char *name, const char *query)
 
 int kb_gpu_find(const char *query, struct kb_gpu *out, int max)
 {
-	const struct kb_table *t = &kb_gpus;
+	const struct kb_table *t = &kb_table_gpus;
 	int col = kb_column(t, "name"), n = 0;
 	uint64_t id;
 
@@ -110,7 +110,7 @@ int kb_gpu_find(const char *query, struct kb_gpu *out, int max)
 
 int kb_gpu_peak_rates(const char *name, struct kb_gpu_peaks *out)
 {
-	const struct kb_table *t = &kb_gpu_peaks;
+	const struct kb_table *t = &kb_table_gpu_peaks;
 	int col = kb_column(t, "name");
 
 	for (size_t r = 0; r < t->nrows; r++) {

@@ -8,6 +8,7 @@
 #ifndef GD_KB_KB_H
 #define GD_KB_KB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,7 +41,8 @@ struct kb_table {
 };
 
 /* The compiled tables (build/gen/kb_NAME.c from data/NAME.tsv). */
-extern const struct kb_table kb_cuda_driver, kb_gpus, kb_gpu_peaks;
+extern const struct kb_table kb_table_cuda_driver, kb_table_gpus, kb_table_gpu_peaks, kb_table_torch_releases,
+	kb_table_torch_variants, kb_table_torch_archs;
 
 /* A row of data/gpus.tsv; strings are static. */
 struct kb_gpu {
@@ -60,5 +62,45 @@ int kb_gpu_peak_rates(const char *name, struct kb_gpu_peaks *out);
 /* Column index by name, or -1. */
 int kb_column(const struct kb_table *t, const char *name);
 const char *kb_cell(const struct kb_table *t, size_t row, int column);
+
+/* PyTorch releases (data/torch_releases.tsv); strings are static, "" when unknown. */
+struct kb_torch_release {
+	size_t row;
+	const char *version, *python, *default_variant, *released, *source;
+};
+
+/* One official wheel variant of a release (data/torch_variants.tsv). */
+struct kb_torch_variant {
+	size_t row;
+	const char *torch, *variant, *cuda, *cudnn, *index_url, *conda, *source;
+	const char *archs;	/* TORCH_CUDA_ARCH_LIST, NULL when the table has none */
+};
+
+struct kb_torch_choice {
+	struct kb_torch_release release;
+	struct kb_torch_variant variant;
+	struct kb_answer min_driver;
+};
+
+enum kb_arch_fit {
+	KB_ARCH_UNKNOWN,	/* no arch list for this build */
+	KB_ARCH_NONE,		/* no kernels for this GPU */
+	KB_ARCH_PTX,		/* only through JIT compilation of PTX */
+	KB_ARCH_SASS,		/* compiled kernels run as they are */
+};
+
+int kb_torch_release(const char *version, struct kb_torch_release *out);
+int kb_torch_variants(const char *version, struct kb_torch_variant *out, int max);
+const char *kb_torch_arch_list(const char *version, const char *variant);
+enum kb_arch_fit kb_arch_fit(const char *archs, const char *cc);
+bool kb_python_supported(const char *list, const char *python);
+int kb_torch_pip_command(const struct kb_torch_variant *v, char *out, size_t outsz);
+int kb_torch_variant_min_driver(const struct kb_torch_variant *v, struct kb_answer *out);
+/*
+ * The newest release and CUDA variant that runs on this driver, has kernels
+ * (or PTX) for compute capability cc, and exists for this Python. Any of
+ * the three may be NULL for "any". -1 when nothing fits.
+ */
+int kb_torch_for(const char *driver, const char *cc, const char *python, struct kb_torch_choice *out);
 
 #endif

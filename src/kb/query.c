@@ -9,7 +9,10 @@
 const char kb_query_usage[] =
 	"  gpudoctor kb driver-for cuda VERSION     minimum NVIDIA driver for a CUDA toolkit\n"
 	"  gpudoctor kb cuda-for driver VERSION     newest CUDA a driver supports\n"
-	"  gpudoctor kb gpu NAME|PCI-ID             compute capability and architecture of a GPU\n";
+	"  gpudoctor kb gpu NAME|PCI-ID             compute capability and architecture of a GPU\n"
+	"  gpudoctor kb torch VERSION               wheel variants, Python versions, install commands\n"
+	"  gpudoctor kb torch-for [--driver V] [--gpu sm_XX|NAME] [--python 3.X]\n"
+	"                                           the newest torch and variant that will work\n";
 
 static json_t *row_json(const struct kb_table *t, size_t r)
 {
@@ -42,7 +45,7 @@ static void add_rows_where(json_t *ans, const struct kb_table *t, const char *co
 
 static json_t *driver_for_cuda(const char *version, struct error *err)
 {
-	const struct kb_table *t = &kb_cuda_driver;
+	const struct kb_table *t = &kb_table_cuda_driver;
 	struct kb_answer need, compat;
 	char mm[16], summary[512], major[8];
 	json_t *ans;
@@ -72,7 +75,7 @@ static json_t *driver_for_cuda(const char *version, struct error *err)
 
 static json_t *cuda_for_driver(const char *driver, struct error *err)
 {
-	const struct kb_table *t = &kb_cuda_driver;
+	const struct kb_table *t = &kb_table_cuda_driver;
 	struct kb_answer max;
 	char summary[512];
 	json_t *ans;
@@ -135,16 +138,140 @@ static json_t *gpu_query(const char *query, struct error *err)
 		   found[0].cc[0] ? found[0].cc : "unknown", (int)strcspn(found[0].cc, "."), found[0].cc,
 		   strchr(found[0].cc, '.') ? strchr(found[0].cc, '.') + 1 : "", found[0].arch,
 		   n > 1 ? "; also matches " : "", n > 1 ? found[1].name : "");
+	if (found[0].cc[0]) {
+		struct kb_torch_choice ch;
+
+		if (kb_torch_for(NULL, found[0].cc, NULL, &ch) == 0)
+			str_printf(summary + strlen(summary), sizeof(summary) - strlen(summary),
+				   "; newest PyTorch with kernels for it: %s %s%s", ch.release.version, ch.variant.variant,
+				   kb_arch_fit(ch.variant.archs, found[0].cc) == KB_ARCH_PTX ? " (PTX JIT only)" : "");
+		else
+			str_printf(summary + strlen(summary), sizeof(summary) - strlen(summary),
+				   "; no PyTorch wheel in the tables has kernels for it");
+	}
 	ans = answer_new("gpu", found[0].cc, summary);
 	json_object_set_new(ans, "gpus", json_array());
 	for (int i = 0; i < n; i++)
 		json_array_append_new(json_object_get(ans, "gpus"), gpu_json(&found[i]));
-	json_array_append_new(json_object_get(ans, "rows"), row_json(&kb_gpus, found[0].row));
+	json_array_append_new(json_object_get(ans, "rows"), row_json(&kb_table_gpus, found[0].row));
+	return ans;
+}
+
+static json_t *variant_json(const struct kb_torch_variant *v)
+{
+	char cmd[512];
+	struct kb_answer drv;
+	json_t *o;
+
+	kb_torch_pip_command(v, cmd, sizeof(cmd));
+	o = json_pack("{s:s, s:o, s:o, s:o, s:s, s:o, s:s}", "variant", v->variant,
+		      "cuda", v->cuda[0] ? json_string(v->cuda) : json_null(),
+		      "cudnn", v->cudnn[0] ? json_string(v->cudnn) : json_null(),
+		      "archs", v->archs ? json_string(v->archs) : json_null(), "pip", cmd,
+		      "conda", v->conda[0] ? json_string(v->conda) : json_null(), "source", v->source);
+	if (kb_torch_variant_min_driver(v, &drv) == 0)
+		json_object_set_new(o, "min_driver", json_string(drv.value));
+	return o;
+}
+
+static json_t *torch_query(const char *version, struct error *err)
+{
+	struct kb_torch_release rel;
+	struct kb_torch_variant vars[24];
+	char summary[512];
+	json_t *ans, *list;
+	int n;
+
+	if (kb_torch_release(version, &rel) < 0) {
+		error_set(err, "PyTorch %s is not in the release table", version);
+		return NULL;
+	}
+	n = kb_torch_variants(version, vars, 24);
+	str_printf(summary, sizeof(summary), "PyTorch %s%s%s%s: %d Linux wheel variant%s; Python %s; plain `pip install torch==%s` gets %s",
+		   version, rel.released[0] ? " (released " : "", rel.released, rel.released[0] ? ")" : "", n,
+		   n == 1 ? "" : "s", rel.python[0] ? rel.python : "versions unknown", version,
+		   rel.default_variant[0] ? rel.default_variant : "the default variant");
+	ans = answer_new("torch", version, summary);
+	json_object_set_new(ans, "python", json_string(rel.python));
+	json_object_set_new(ans, "default_variant", json_string(rel.default_variant));
+	list = json_array();
+	for (int i = 0; i < n; i++) {
+		json_array_append_new(list, variant_json(&vars[i]));
+		json_array_append_new(json_object_get(ans, "rows"), row_json(&kb_table_torch_variants, vars[i].row));
+	}
+	json_object_set_new(ans, "variants", list);
+	json_array_append_new(json_object_get(ans, "rows"), row_json(&kb_table_torch_releases, rel.row));
+	return ans;
+}
+
+/* "sm_86", "8.6", "86" or a GPU name -> "8.6". */
+static int parse_cc(const char *gpu, char *out, size_t outsz)
+{
+	struct kb_gpu g;
+
+	if (str_starts_with(gpu, "sm_"))
+		gpu += 3;
+	if (str_is_digits(gpu) && strlen(gpu) >= 2 && strlen(gpu) <= 3)
+		return str_printf(out, outsz, "%.*s.%s", (int)strlen(gpu) - 1, gpu, gpu + strlen(gpu) - 1);
+	if (version_is_valid(gpu) && strchr(gpu, '.'))
+		return str_copy(out, outsz, gpu);
+	if (kb_gpu_find(gpu, &g, 1) == 1 && g.cc[0])
+		return str_copy(out, outsz, g.cc);
+	return -1;
+}
+
+static json_t *torch_for_query(int argc, char *const *argv, struct error *err)
+{
+	const char *driver = NULL, *gpu = NULL, *python = NULL;
+	char cc[16], summary[768], cmd[512];
+	struct kb_torch_choice ch;
+	json_t *ans;
+
+	for (int i = 1; i < argc; i += 2) {
+		if (i + 1 >= argc)
+			return error_set(err, "torch-for: '%s' needs a value", argv[i]), NULL;
+		if (strcmp(argv[i], "--driver") == 0)
+			driver = argv[i + 1];
+		else if (strcmp(argv[i], "--gpu") == 0)
+			gpu = argv[i + 1];
+		else if (strcmp(argv[i], "--python") == 0)
+			python = argv[i + 1];
+		else
+			return error_set(err, "torch-for: unknown option '%s'", argv[i]), NULL;
+	}
+	if (driver && !version_is_valid(driver))
+		return error_set(err, "'%s' is not a driver version", driver), NULL;
+	if (gpu && parse_cc(gpu, cc, sizeof(cc)) < 0)
+		return error_set(err, "cannot tell the compute capability of '%s' (use sm_86 or 8.6)", gpu), NULL;
+	if (kb_torch_for(driver, gpu ? cc : NULL, python, &ch) < 0) {
+		struct kb_answer max;
+
+		if (driver && kb_cuda_max_for_driver(driver, &max) == 0)
+			return error_set(err, "no PyTorch CUDA wheel in the tables fits driver %s (CUDA <= %s)%s%s: "
+					 "upgrade the driver", driver, max.value, gpu ? " and " : "", gpu ? gpu : ""), NULL;
+		return error_set(err, "no PyTorch CUDA wheel in the tables fits these constraints"), NULL;
+	}
+	kb_torch_pip_command(&ch.variant, cmd, sizeof(cmd));
+	str_printf(summary, sizeof(summary), "PyTorch %s with %s (CUDA %s, needs driver >= %s)%s%s: %s",
+		   ch.release.version, ch.variant.variant, ch.variant.cuda, ch.min_driver.value,
+		   gpu && kb_arch_fit(ch.variant.archs, cc) == KB_ARCH_PTX ? "; runs on this GPU through PTX JIT only" : "",
+		   "", cmd);
+	ans = answer_new("torch-for", ch.release.version, summary);
+	json_object_set_new(ans, "variant", variant_json(&ch.variant));
+	json_object_set_new(ans, "pip", json_string(cmd));
+	if (gpu)
+		json_object_set_new(ans, "cc", json_string(cc));
+	json_array_append_new(json_object_get(ans, "rows"), row_json(&kb_table_torch_variants, ch.variant.row));
+	json_array_append_new(json_object_get(ans, "rows"), row_json(&kb_table_torch_releases, ch.release.row));
 	return ans;
 }
 
 json_t *kb_query(int argc, char *const *argv, struct error *err)
 {
+	if (argc == 2 && strcmp(argv[0], "torch") == 0)
+		return torch_query(argv[1], err);
+	if (argc >= 1 && strcmp(argv[0], "torch-for") == 0)
+		return torch_for_query(argc, argv, err);
 	if (argc == 2 && strcmp(argv[0], "gpu") == 0)
 		return gpu_query(argv[1], err);
 	if (argc == 3 && strcmp(argv[0], "driver-for") == 0 && strcmp(argv[1], "cuda") == 0)

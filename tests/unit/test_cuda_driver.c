@@ -116,7 +116,7 @@ static void test_minor_compat(void **state)
 
 static void test_table_shape(void **state)
 {
-	const struct kb_table *t = &kb_cuda_driver;
+	const struct kb_table *t = &kb_table_cuda_driver;
 	static const char *const cols[] = { "kind", "cuda", "release", "linux_min_driver",
 					    "windows_min_driver", "note", "source" };
 
@@ -134,12 +134,12 @@ static void test_table_shape(void **state)
 	/* line numbers point into the TSV, increasing */
 	for (size_t r = 1; r < t->nrows; r++)
 		assert_true(t->lines[r] > t->lines[r - 1]);
-	assert_ptr_equal(&kb_cuda_driver, t);
+	assert_ptr_equal(&kb_table_cuda_driver, t);
 }
 
 static void test_table_consistency(void **state)
 {
-	const struct kb_table *t = &kb_cuda_driver;
+	const struct kb_table *t = &kb_table_cuda_driver;
 	int kind = kb_column(t, "kind"), cuda = kb_column(t, "cuda"), rel = kb_column(t, "release");
 	int drv = kb_column(t, "linux_min_driver"), src = kb_column(t, "source");
 	long prev = -1;
@@ -196,7 +196,7 @@ static void test_table_consistency(void **state)
  * a driver at exactly that minimum supports at least that version. */
 static void test_round_trip(void **state)
 {
-	const struct kb_table *t = &kb_cuda_driver;
+	const struct kb_table *t = &kb_table_cuda_driver;
 	int kind = kb_column(t, "kind"), cuda = kb_column(t, "cuda");
 
 	(void)state;

@@ -1,0 +1,190 @@
+/*
+ * torch.c - PyTorch releases, their wheel variants and the GPU
+ * architectures compiled into each (data/torch_*.tsv).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kb/kb.h"
+#include "util/str.h"
+
+static const char *cell(const struct kb_table *t, size_t r, const char *col)
+{
+	return kb_cell(t, r, kb_column(t, col));
+}
+
+int kb_torch_release(const char *version, struct kb_torch_release *out)
+{
+	const struct kb_table *t = &kb_table_torch_releases;
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (strcmp(cell(t, r, "torch"), version) != 0)
+			continue;
+		out->row = r;
+		out->version = cell(t, r, "torch");
+		out->python = cell(t, r, "python");
+		out->default_variant = cell(t, r, "default_variant");
+		out->released = cell(t, r, "released");
+		out->source = cell(t, r, "source");
+		return 0;
+	}
+	return -1;
+}
+
+int kb_torch_variants(const char *version, struct kb_torch_variant *out, int max)
+{
+	const struct kb_table *t = &kb_table_torch_variants;
+	int n = 0;
+
+	for (size_t r = 0; r < t->nrows && n < max; r++) {
+		if (strcmp(cell(t, r, "torch"), version) != 0)
+			continue;
+		out[n].row = r;
+		out[n].torch = cell(t, r, "torch");
+		out[n].variant = cell(t, r, "variant");
+		out[n].cuda = cell(t, r, "cuda");
+		out[n].cudnn = cell(t, r, "cudnn");
+		out[n].index_url = cell(t, r, "index_url");
+		out[n].conda = cell(t, r, "conda");
+		out[n].source = cell(t, r, "source");
+		out[n].archs = kb_torch_arch_list(version, out[n].variant);
+		n++;
+	}
+	return n;
+}
+
+const char *kb_torch_arch_list(const char *version, const char *variant)
+{
+	const struct kb_table *t = &kb_table_torch_archs;
+
+	for (size_t r = 0; r < t->nrows; r++)
+		if (strcmp(cell(t, r, "torch"), version) == 0 && strcmp(cell(t, r, "variant"), variant) == 0)
+			return cell(t, r, "archs");
+	return NULL;
+}
+
+/*
+ * Can a build with this arch list run on compute capability cc? A cubin
+ * runs on the same major at an equal or higher minor (8.0 code runs on
+ * 8.6, not the reverse); PTX of an older or equal capability is compiled
+ * by the driver for any newer GPU.
+ */
+enum kb_arch_fit kb_arch_fit(const char *archs, const char *cc)
+{
+	char buf[256], *save = NULL;
+	enum kb_arch_fit fit = KB_ARCH_NONE;
+	int want_major = atoi(cc), want_minor = strchr(cc, '.') ? atoi(strchr(cc, '.') + 1) : 0;
+
+	if (!archs || !archs[0])
+		return KB_ARCH_UNKNOWN;
+	str_copy(buf, sizeof(buf), archs);
+	for (char *a = strtok_r(buf, "; ", &save); a; a = strtok_r(NULL, "; ", &save)) {
+		int major = atoi(a), minor = strchr(a, '.') ? atoi(strchr(a, '.') + 1) : 0;
+		bool ptx = strstr(a, "+PTX") != NULL;
+
+		if (major == want_major && minor <= want_minor)
+			return KB_ARCH_SASS;
+		if (ptx && (major < want_major || (major == want_major && minor <= want_minor)))
+			fit = KB_ARCH_PTX;
+	}
+	return fit;
+}
+
+/* pip's view: "3.10" is in "3.9,3.10,3.11"; an empty list is unknown (accepted). */
+bool kb_python_supported(const char *list, const char *python)
+{
+	char buf[256], *save = NULL;
+
+	if (!python || !python[0] || !list[0])
+		return true;
+	str_copy(buf, sizeof(buf), list);
+	for (char *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save))
+		if (strcmp(str_trim(p), python) == 0)
+			return true;
+	return false;
+}
+
+int kb_torch_pip_command(const struct kb_torch_variant *v, char *out, size_t outsz)
+{
+	const char *idx = v->index_url;
+
+	if (str_starts_with(idx, "--index-url ") || str_starts_with(idx, "--extra-index-url "))
+		return str_printf(out, outsz, "pip install torch==%s %s", v->torch, idx);
+	if (str_starts_with(idx, "-f "))
+		return str_printf(out, outsz, "pip install torch==%s+%s %s", v->torch, v->variant, idx);
+	return str_printf(out, outsz, "pip install torch==%s", v->torch);
+}
+
+/*
+ * The driver a variant needs. Wheels rely on minor-version compatibility,
+ * so the CUDA major's floor applies, but never less than what the major's
+ * first release (X.0) asked for: NVIDIA gives the 13.x floor only as a
+ * branch ("580"), which the 13.0 row makes exact.
+ */
+int kb_torch_variant_min_driver(const struct kb_torch_variant *v, struct kb_answer *out)
+{
+	struct kb_answer first;
+	char x0[16];
+
+	if (!v->cuda[0])
+		return -1;
+	str_printf(x0, sizeof(x0), "%d.0", atoi(v->cuda));
+	if (kb_cuda_minor_compat_driver(atoi(v->cuda), out) == 0) {
+		if (kb_cuda_min_driver(x0, &first) == 0 && version_compare(first.value, out->value) > 0)
+			*out = first;
+		return 0;
+	}
+	return kb_cuda_min_driver(v->cuda, out);
+}
+
+/* Releases are listed oldest first; compare versions to walk newest first. */
+static int compare_rows_desc(const void *a, const void *b)
+{
+	const struct kb_table *t = &kb_table_torch_releases;
+	size_t ra = *(const size_t *)a, rb = *(const size_t *)b;
+
+	return version_compare(cell(t, rb, "torch"), cell(t, ra, "torch"));
+}
+
+int kb_torch_for(const char *driver, const char *cc, const char *python, struct kb_torch_choice *out)
+{
+	const struct kb_table *t = &kb_table_torch_releases;
+	size_t *order = malloc(t->nrows * sizeof(*order));
+
+	if (!order)
+		return -1;
+	for (size_t r = 0; r < t->nrows; r++)
+		order[r] = r;
+	qsort(order, t->nrows, sizeof(*order), compare_rows_desc);
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < t->nrows; i++) {
+		struct kb_torch_release rel;
+		struct kb_torch_variant vars[24];
+		int n, best = -1;
+
+		if (kb_torch_release(cell(t, order[i], "torch"), &rel) < 0 || !kb_python_supported(rel.python, python))
+			continue;
+		n = kb_torch_variants(rel.version, vars, 24);
+		for (int k = 0; k < n; k++) {
+			struct kb_answer need;
+
+			if (!vars[k].cuda[0] || kb_torch_variant_min_driver(&vars[k], &need) < 0)
+				continue;
+			if (driver && version_compare(driver, need.value) < 0)
+				continue;
+			if (cc && kb_arch_fit(vars[k].archs, cc) != KB_ARCH_SASS && kb_arch_fit(vars[k].archs, cc) != KB_ARCH_PTX)
+				continue;
+			if (best < 0 || version_compare(vars[k].cuda, vars[best].cuda) > 0)
+				best = k;
+		}
+		if (best >= 0) {
+			out->release = rel;
+			out->variant = vars[best];
+			kb_torch_variant_min_driver(&vars[best], &out->min_driver);
+			free(order);
+			return 0;
+		}
+	}
+	free(order);
+	return -1;
+}
