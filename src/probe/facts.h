@@ -71,6 +71,9 @@ struct pci_gpu {
 	uint32_t class_code;
 	char driver[32];		/* bound kernel driver, "" when none */
 	char name[FACT_TEXT];		/* from pci.ids, "" when unknown */
+	char kb_name[FACT_TEXT];	/* from the built-in GPU table, "" when not listed */
+	char cc[8];			/* compute capability from the GPU table, "" when unknown */
+	char arch[16];			/* architecture family from the GPU table */
 	char link_speed[32], max_link_speed[32];
 	int link_width, max_link_width;	/* -1 when unknown */
 	int numa_node;

@@ -167,18 +167,32 @@ void loader_describe(const struct loader *ld, struct lib_candidate *cand)
 		cand->origin = LIB_FROM_WSL;
 }
 
-static bool have_path(const struct lib_candidate *out, int n, const char *path)
+static int find_path(const struct lib_candidate *out, int n, const char *path)
 {
 	for (int i = 0; i < n; i++)
 		if (strcmp(out[i].path, path) == 0)
-			return true;
-	return false;
+			return i;
+	return -1;
 }
 
 static int add_candidate(const struct loader *ld, struct lib_candidate *out, int n, int max,
 			 const char *soname, const char *path, enum lib_origin origin, bool dir_only)
 {
-	if (n >= max || have_path(out, n, path))
+	int seen = find_path(out, n, path);
+
+	if (seen >= 0) {
+		/*
+		 * ld.so falls back to its default directories after the cache, so
+		 * a file missing from a stale cache still loads when it sits in
+		 * one (/usr/lib/x86_64-linux-gnu is both a conf and a default dir).
+		 */
+		if (out[seen].in_cache_dir_only && !dir_only) {
+			out[seen].in_cache_dir_only = false;
+			out[seen].origin = origin;
+		}
+		return n;
+	}
+	if (n >= max)
 		return n;
 	memset(&out[n], 0, sizeof(out[n]));
 	str_copy(out[n].soname, sizeof(out[n].soname), soname);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kb/kb.h"
 #include "probe/probe_internal.h"
 #include "util/str.h"
 
@@ -170,7 +171,17 @@ void probe_pci(struct facts *f, const struct probe_ctx *ctx)
 	}
 	closedir(d);
 	qsort(pci->gpus, (size_t)pci->count, sizeof(pci->gpus[0]), compare_gpus);
-	for (int i = 0; i < pci->count; i++)
-		pciids_lookup(fs, pci->gpus[i].vendor, pci->gpus[i].device, pci->gpus[i].name,
-			      sizeof(pci->gpus[i].name), pci->ids_source, sizeof(pci->ids_source));
+	for (int i = 0; i < pci->count; i++) {
+		struct pci_gpu *g = &pci->gpus[i];
+		struct kb_gpu known;
+
+		pciids_lookup(fs, g->vendor, g->device, g->name, sizeof(g->name), pci->ids_source,
+			      sizeof(pci->ids_source));
+		/* The built-in table names the GPU even where pci.ids is missing or old. */
+		if (kb_gpu_by_pci_id(g->device, &known) == 0) {
+			str_copy(g->kb_name, sizeof(g->kb_name), known.name);
+			str_copy(g->cc, sizeof(g->cc), known.cc);
+			str_copy(g->arch, sizeof(g->arch), known.arch);
+		}
+	}
 }

@@ -84,7 +84,7 @@ static json_t *pci_json(const struct pci_facts *p)
 			"{s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:{s:o, s:o, s:o, s:o}, s:o, s:b, s:b, s:I, s:o}",
 			"address", json_text(g->address), "vendor", hex4(g->vendor), "device", hex4(g->device),
 			"subsystem_vendor", hex4(g->subsys_vendor), "subsystem_device", hex4(g->subsys_device),
-			"class", cls, "name", str_or_null(g->name), "driver", str_or_null(g->driver),
+			"class", cls, "name", str_or_null(g->name[0] ? g->name : g->kb_name), "driver", str_or_null(g->driver),
 			"link", "speed", str_or_null(g->link_speed), "width",
 			g->link_width >= 0 ? json_integer(g->link_width) : json_null(),
 			"max_speed", str_or_null(g->max_link_speed), "max_width",
@@ -92,6 +92,8 @@ static json_t *pci_json(const struct pci_facts *p)
 			"numa_node", g->numa_node >= 0 ? json_integer(g->numa_node) : json_null(),
 			"config_readable", g->config_readable, "fallen_off_bus", g->fallen_off_bus,
 			"aer_fatal", (json_int_t)g->aer_fatal, "sysfs", json_text(g->sysfs_path)));
+		json_object_set_new(json_array_get(gpus, json_array_size(gpus) - 1), "compute_capability", str_or_null(g->cc));
+		json_object_set_new(json_array_get(gpus, json_array_size(gpus) - 1), "architecture", str_or_null(g->arch));
 	}
 	return json_pack("{s:o, s:i, s:o, s:{s:i, s:o}, s:o}", "status", status_json(&p->status), "count", p->count,
 			 "gpus", gpus, "other_display", "count", p->other_display_count, "list", str_or_null(p->other_display),

@@ -47,8 +47,12 @@ static void gpu_lines(struct textfmt *t, const struct facts *f)
 
 		if (i)
 			cont(t);
-		fprintf(t->out, "%s %s [%04x:%04x], driver %s", g->address, g->name[0] ? g->name : "NVIDIA device",
-			g->vendor, g->device, g->driver[0] ? g->driver : "none");
+		fprintf(t->out, "%s %s [%04x:%04x]", g->address,
+			g->kb_name[0] ? g->kb_name : g->name[0] ? g->name : "NVIDIA device", g->vendor, g->device);
+		if (g->cc[0])
+			fprintf(t->out, " sm_%.*s%s", (int)strcspn(g->cc, "."), g->cc,
+				strchr(g->cc, '.') ? strchr(g->cc, '.') + 1 : "");
+		fprintf(t->out, ", driver %s", g->driver[0] ? g->driver : "none");
 		if (g->link_width > 0)
 			fprintf(t->out, ", x%d %s", g->link_width, g->link_speed);
 		fputc('\n', t->out);

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "kb/kb.h"
 #include "util/str.h"
 
 static bool id_is(const struct facts *facts, const char *id)
@@ -112,4 +113,16 @@ void fix_rebuild_module(struct finding *f, const struct facts *facts)
 	str_printf(cmd, sizeof(cmd), "sudo dkms autoinstall -k %s", rel);
 	finding_fix(f, cmd, "build the NVIDIA module for the running kernel");
 	finding_fix(f, "sudo modprobe nvidia", "load it (or reboot)");
+}
+
+void fix_torch_for_driver(struct finding *f, const struct facts *facts, const char *driver)
+{
+	const char *cc = facts->pci.count > 0 && facts->pci.gpus[0].cc[0] ? facts->pci.gpus[0].cc : NULL;
+	struct kb_torch_choice ch;
+	char cmd[512];
+
+	if (kb_torch_for(driver, cc, NULL, &ch) < 0 || kb_torch_pip_command(&ch.variant, cmd, sizeof(cmd)) < 0)
+		return;
+	finding_fix(f, cmd, "or keep driver %s: the newest PyTorch build that runs on it%s is %s with %s (CUDA %s)",
+		    driver, cc ? " and this GPU" : "", ch.release.version, ch.variant.variant, ch.variant.cuda);
 }

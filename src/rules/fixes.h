@@ -25,5 +25,7 @@ void fix_install_driver(struct finding *f, const struct facts *facts);
 void fix_blacklist_nouveau(struct finding *f, const struct facts *facts);
 void fix_rebuild_module(struct finding *f, const struct facts *facts);
 void fix_rebuild_initramfs(struct finding *f, const struct facts *facts);
+/* "or keep this driver": the newest PyTorch wheel that runs on it and the first GPU. */
+void fix_torch_for_driver(struct finding *f, const struct facts *facts, const char *driver);
 
 #endif

@@ -156,6 +156,7 @@ static void check_too_old(const struct facts *facts, struct findings *out)
 	finding_evidence(f, "driver version", facts->kmod.nvrm_version[0] ? "/proc/driver/nvidia/version" : "libcuda.so.1", "%s", drv);
 	finding_evidence(f, "minimum for CUDA minor-version compatibility", floor.source, "%d.x needs %s", major, floor.value);
 	fix_install_driver(f, facts);
+	fix_torch_for_driver(f, facts, drv);
 }
 
 static bool node_usable(const struct devnode *n)

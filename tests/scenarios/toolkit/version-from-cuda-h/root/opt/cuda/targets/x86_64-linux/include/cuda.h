@@ -1,0 +1,2 @@
+/* excerpt */
+#define CUDA_VERSION 12030 /* 12.3 */
