@@ -87,7 +87,9 @@ static void explain_not_loaded(struct finding *f, const struct facts *facts)
 		finding_detail(f, "No nvidia module is built for the running kernel %s. This happens after a kernel "
 			       "update when DKMS could not build the module (missing kernel headers).%s",
 			       facts->system.kernel_release,
-			       k->dkms_count ? " DKMS knows the driver source, but has no build for this kernel." : "");
+			       !k->dkms_count ? "" : k->dkms_built_for_kernel ?
+			       " DKMS built it for this kernel but did not install it into /lib/modules." :
+			       " DKMS knows the driver source, but has no build for this kernel.");
 		finding_evidence(f, "nvidia.ko", "/lib/modules", "missing for %s", facts->system.kernel_release);
 		if (k->dkms_count)
 			finding_evidence(f, "DKMS nvidia", "/var/lib/dkms/nvidia", "%s, built for this kernel: %s",
@@ -123,9 +125,13 @@ static void check_not_loaded(const struct facts *facts, struct findings *out)
 
 	if (!bare_metal_gpu(facts))
 		return;
-	for (int i = 0; i < facts->pci.count; i++)
-		if (strcmp(facts->pci.gpus[i].driver, "nvidia") != 0)
+	for (int i = 0; i < facts->pci.count; i++) {
+		const char *drv = facts->pci.gpus[i].driver;
+
+		/* A GPU kept on vfio-pci beside ones on nvidia is reserved for a VM on purpose. */
+		if (strcmp(drv, "nvidia") != 0 && !(strcmp(drv, "vfio-pci") == 0 && gpu_bound_to(facts, "nvidia")))
 			unbound = true;
+	}
 	if ((k->nvidia || k->nvrm_version[0]) && !unbound)
 		return;
 	if (!k->nvidia && !k->nvrm_version[0] && !driver_installed(facts))
@@ -177,6 +183,8 @@ static void check_device_nodes(const struct facts *facts, struct findings *out)
 			gpu_node = true;
 	if (!k->nvidia && !(facts->container.in_container && ctl))
 		return;
+	if (facts->container.in_container && !ctl)
+		return;	/* no GPU was given to the container: container.no-gpu says so */
 	if (ctl && gpu_node && (uvm || (!k->nvidia_uvm && k->nvidia_modprobe)))
 		return;
 	f = findings_add(out, "driver.device-missing", SEV_ERROR, STAGE_DEVICE_NODES, "NVIDIA device nodes are missing");

@@ -58,10 +58,17 @@ static void check_hardware(const struct facts *facts, struct findings *out)
 	}
 	if (!f)
 		return;
-	finding_detail(f, "The device does not answer on the PCI bus normally. This is below every driver: power, "
-		       "seating, riser cable, overheating or a failing GPU (the kernel log usually shows NVRM Xid 79).");
-	finding_fix(f, "sudo dmesg | grep -iE 'xid|nvrm|aer'", "read what the kernel logged about the device");
-	finding_fix(f, "sudo reboot", "a reboot (or a full power cycle) is the only way to bring the GPU back");
+	if (f->severity == SEV_ERROR) {
+		finding_detail(f, "The device no longer answers on the PCI bus. This is below every driver: power, "
+			       "seating, riser cable, overheating or a failing GPU (the kernel log usually shows NVRM Xid 79).");
+		finding_fix(f, "sudo dmesg | grep -iE 'xid|nvrm|aer'", "read what the kernel logged about the device");
+		finding_fix(f, "sudo reboot", "a reboot (or a full power cycle) is the only way to bring the GPU back");
+	} else {
+		finding_detail(f, "The PCIe link reported fatal errors (Advanced Error Reporting). The GPU still answers, "
+			       "but such errors come from power, seating, a riser cable or a failing slot or card, and often "
+			       "precede the GPU falling off the bus.");
+		finding_fix(f, "sudo dmesg | grep -iE 'xid|nvrm|aer'", "read what the kernel logged about the device");
+	}
 	finding_fix(f, NULL, "if it happens again: check power connectors, PSU capacity, cooling and the PCIe slot; "
 		    "run `nvidia-smi -q -d ECC,PAGE_RETIREMENT` after reboot");
 }

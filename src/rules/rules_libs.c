@@ -86,6 +86,10 @@ static void check_missing(const struct facts *facts, struct findings *out)
 		finding_detail(f, "libcuda.so.1 exists on disk but not in /etc/ld.so.cache, so the dynamic loader does "
 			       "not find it. The cache was not rebuilt after the driver's libraries were installed.");
 		finding_fix(f, "sudo ldconfig", "rebuild the loader cache");
+	} else if (facts->container.in_container && !facts_devnode(facts, "/dev/nvidiactl")) {
+		finding_detail(f, "No GPU was given to this container, so neither its devices nor the driver's "
+			       "libraries were injected.");
+		finding_fix(f, NULL, "start the container with the GPU (see the root cause)");
 	} else if (facts->container.in_container) {
 		finding_detail(f, "The container has the device nodes but not the driver's libraries: the runtime "
 			       "injects them only for the capabilities asked for (NVIDIA_DRIVER_CAPABILITIES=%s).",
