@@ -35,7 +35,9 @@ static const struct command commands[] = {
 	  "  gpudoctor kb gpu NAME|PCI-ID             compute capability and architecture of a GPU\n"
 	  "  gpudoctor kb torch VERSION               wheel variants, Python versions, install commands\n"
 	  "  gpudoctor kb torch-for [--driver V] [--gpu sm_XX|NAME] [--python 3.X]\n"
-	  "                                           the newest torch and variant that will work\n" },
+	  "                                           the newest torch and variant that will work\n"
+	  "  gpudoctor kb arch sm_XX                  which CUDA toolkits can compile for it\n"
+	  "  gpudoctor kb error CODE|NAME             a CUDA driver, runtime or NVML status code\n" },
 };
 
 static const char global_help[] =

@@ -41,7 +41,8 @@ struct kb_table {
 };
 
 /* The compiled tables (build/gen/kb_NAME.c from data/NAME.tsv). */
-extern const struct kb_table kb_table_cuda_driver, kb_table_gpus, kb_table_gpu_peaks, kb_table_torch_releases,
+extern const struct kb_table kb_table_cuda_driver, kb_table_cuda_archs, kb_table_cudnn, kb_table_error_codes,
+	kb_table_gpus, kb_table_gpu_peaks, kb_table_torch_releases,
 	kb_table_torch_variants, kb_table_torch_archs;
 
 /* A row of data/gpus.tsv; strings are static. */
@@ -102,5 +103,34 @@ int kb_torch_variant_min_driver(const struct kb_torch_variant *v, struct kb_answ
  * the three may be NULL for "any". -1 when nothing fits.
  */
 int kb_torch_for(const char *driver, const char *cc, const char *python, struct kb_torch_choice *out);
+
+/* A row of data/cuda_archs.tsv: when nvcc gained and lost an sm_XX target. */
+struct kb_sm {
+	size_t row;
+	const char *sm, *arch, *added_in, *deprecated_in, *removed_in, *source;
+};
+
+enum kb_toolkit_fit {
+	KB_TOOLKIT_UNKNOWN,
+	KB_TOOLKIT_OK,
+	KB_TOOLKIT_DEPRECATED,	/* still compiles, with a warning */
+	KB_TOOLKIT_TOO_OLD,	/* the toolkit predates the architecture */
+	KB_TOOLKIT_REMOVED,	/* the toolkit dropped the architecture */
+};
+
+int kb_sm_support(const char *cc, struct kb_sm *out);
+/* Can a toolkit of this CUDA version compile for compute capability cc? */
+enum kb_toolkit_fit kb_toolkit_fit(const char *cuda, const char *cc, struct kb_sm *sm);
+/* The newest cuDNN (major.minor) that ships builds for a CUDA major. */
+int kb_cudnn_for_cuda(int cuda_major, struct kb_answer *out);
+
+/* A status code of the CUDA driver API, the runtime or NVML (data/error_codes.tsv). */
+struct kb_error {
+	size_t row;
+	const char *api, *name, *value, *meaning, *note, *source;
+};
+
+/* Codes matching a number ("34", every API) or an exact name; returns how many. */
+int kb_error_lookup(const char *code, struct kb_error *out, int max);
 
 #endif

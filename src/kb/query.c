@@ -12,7 +12,9 @@ const char kb_query_usage[] =
 	"  gpudoctor kb gpu NAME|PCI-ID             compute capability and architecture of a GPU\n"
 	"  gpudoctor kb torch VERSION               wheel variants, Python versions, install commands\n"
 	"  gpudoctor kb torch-for [--driver V] [--gpu sm_XX|NAME] [--python 3.X]\n"
-	"                                           the newest torch and variant that will work\n";
+	"                                           the newest torch and variant that will work\n"
+	"  gpudoctor kb arch sm_XX                  which CUDA toolkits can compile for it\n"
+	"  gpudoctor kb error CODE|NAME             a CUDA driver, runtime or NVML status code\n";
 
 static json_t *row_json(const struct kb_table *t, size_t r)
 {
@@ -266,8 +268,61 @@ static json_t *torch_for_query(int argc, char *const *argv, struct error *err)
 	return ans;
 }
 
+static json_t *error_query(const char *code, struct error *err)
+{
+	struct kb_error found[8];
+	int n = kb_error_lookup(code, found, 8);
+	char summary[768] = "";
+	json_t *ans, *list = json_array();
+
+	if (n <= 0) {
+		json_decref(list);
+		return error_set(err, "no CUDA, runtime or NVML status code is '%s'", code), NULL;
+	}
+	for (int i = 0; i < n; i++) {
+		str_printf(summary + strlen(summary), sizeof(summary) - strlen(summary), "%s%s %s = %s: %s",
+			   i ? "; " : "", found[i].api, found[i].name, found[i].value[0] ? found[i].value : "?",
+			   found[i].meaning);
+		json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "api", found[i].api, "name",
+						      found[i].name, "value", found[i].value, "meaning", found[i].meaning,
+						      "note", found[i].note, "source", found[i].source));
+	}
+	ans = answer_new("error", found[0].name, summary);
+	json_object_set_new(ans, "codes", list);
+	for (int i = 0; i < n; i++)
+		json_array_append_new(json_object_get(ans, "rows"), row_json(&kb_table_error_codes, found[i].row));
+	return ans;
+}
+
+static json_t *arch_query(const char *arch, struct error *err)
+{
+	char cc[16], summary[512];
+	struct kb_sm sm;
+	json_t *ans;
+
+	if (str_starts_with(arch, "sm_") && str_is_digits(arch + 3) && strlen(arch + 3) >= 2)
+		str_printf(cc, sizeof(cc), "%.*s.%s", (int)strlen(arch + 3) - 1, arch + 3, arch + strlen(arch) - 1);
+	else
+		str_copy(cc, sizeof(cc), arch);
+	if (kb_sm_support(cc, &sm) < 0)
+		return error_set(err, "'%s' is not in the architecture table (use sm_86 or 8.6)", arch), NULL;
+	str_printf(summary, sizeof(summary), "%s (%s): nvcc target since CUDA %s%s%s%s%s", sm.sm, sm.arch,
+		   sm.added_in[0] ? sm.added_in : "?", sm.deprecated_in[0] ? ", deprecated in " : "", sm.deprecated_in,
+		   sm.removed_in[0] ? ", removed in " : "", sm.removed_in);
+	ans = answer_new("arch", sm.sm, summary);
+	json_object_set_new(ans, "added_in", json_string(sm.added_in));
+	json_object_set_new(ans, "deprecated_in", json_string(sm.deprecated_in));
+	json_object_set_new(ans, "removed_in", json_string(sm.removed_in));
+	json_array_append_new(json_object_get(ans, "rows"), row_json(&kb_table_cuda_archs, sm.row));
+	return ans;
+}
+
 json_t *kb_query(int argc, char *const *argv, struct error *err)
 {
+	if (argc == 2 && strcmp(argv[0], "error") == 0)
+		return error_query(argv[1], err);
+	if (argc == 2 && strcmp(argv[0], "arch") == 0)
+		return arch_query(argv[1], err);
 	if (argc == 2 && strcmp(argv[0], "torch") == 0)
 		return torch_query(argv[1], err);
 	if (argc >= 1 && strcmp(argv[0], "torch-for") == 0)

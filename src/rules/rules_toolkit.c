@@ -142,6 +142,63 @@ static void check_conflict(const struct facts *facts, struct findings *out)
 	}
 }
 
+/*
+ * The active toolkit must be able to compile for every GPU here: CUDA 12
+ * dropped Kepler, CUDA 13 dropped Maxwell, Pascal and Volta, and a toolkit
+ * older than a GPU cannot target it at all. This is what breaks building
+ * PyTorch extensions, flash-attention or anything from source.
+ */
+static void check_arch(const struct facts *facts, struct findings *out)
+{
+	const struct toolkit_facts *t = &facts->toolkits;
+	const struct toolkit *tk = t->active >= 0 ? &t->items[t->active] : NULL;
+	struct finding *f = NULL;
+
+	if (!tk || !tk->version[0])
+		return;
+	for (int i = 0; i < facts->pci.count; i++) {
+		const struct pci_gpu *g = &facts->pci.gpus[i];
+		struct kb_sm sm;
+		enum kb_toolkit_fit fit;
+
+		if (!g->cc[0])
+			continue;
+		fit = kb_toolkit_fit(tk->version, g->cc, &sm);
+		if (fit != KB_TOOLKIT_REMOVED && fit != KB_TOOLKIT_TOO_OLD && fit != KB_TOOLKIT_DEPRECATED)
+			continue;
+		if (!f) {
+			f = findings_add(out, "toolkit.arch-unsupported", fit == KB_TOOLKIT_DEPRECATED ? SEV_INFO : SEV_WARNING,
+					 STAGE_TOOLKIT, "CUDA %s %s %s (%s) GPUs", tk->version,
+					 fit == KB_TOOLKIT_REMOVED ? "can no longer compile for" :
+					 fit == KB_TOOLKIT_TOO_OLD ? "is too old to compile for" : "deprecates",
+					 sm.sm, sm.arch);
+			if (fit == KB_TOOLKIT_REMOVED)
+				finding_detail(f, "NVIDIA removed %s from nvcc in CUDA %s. Building CUDA code with this toolkit "
+					       "(PyTorch C++/CUDA extensions, packages compiled from source) cannot produce "
+					       "kernels for this GPU; prebuilt PyTorch wheels are judged on their own.",
+					       sm.sm, sm.removed_in);
+			else if (fit == KB_TOOLKIT_TOO_OLD)
+				finding_detail(f, "%s first became a target in CUDA %s. This toolkit cannot compile kernels for "
+					       "the GPU, so extensions built with it fail with \"no kernel image is available\".",
+					       sm.sm, sm.added_in);
+			else
+				finding_detail(f, "CUDA %s deprecates %s: it still compiles, with a warning, and a later "
+					       "toolkit will drop it.", sm.deprecated_in, sm.sm);
+			finding_evidence(f, "active toolkit", tk->version_source, "CUDA %s at %s", tk->version, tk->real_path);
+			finding_evidence(f, sm.sm, sm.source, "added in %s%s%s%s%s", sm.added_in[0] ? sm.added_in : "?",
+					 sm.deprecated_in[0] ? ", deprecated in " : "", sm.deprecated_in,
+					 sm.removed_in[0] ? ", removed in " : "", sm.removed_in);
+			if (fit == KB_TOOLKIT_REMOVED)
+				finding_fix(f, NULL, "build for this GPU with a CUDA toolkit older than %s (and point CUDA_HOME at it)",
+					    sm.removed_in);
+			else if (fit == KB_TOOLKIT_TOO_OLD)
+				finding_fix(f, NULL, "install CUDA %s or newer and point CUDA_HOME and PATH at it", sm.added_in);
+		}
+		finding_evidence(f, "GPU", g->sysfs_path, "%s %s, compute capability %s", g->address,
+				 g->kb_name[0] ? g->kb_name : g->name, g->cc);
+	}
+}
+
 static int major_of(const char *version)
 {
 	return atoi(version);
@@ -160,11 +217,19 @@ static void check_cudnn(const struct facts *facts, struct findings *out)
 		finding_detail(f, "cuDNN is needed to build frameworks from source and by TensorFlow and ONNX Runtime "
 			       "installs that use the system's libraries. PyTorch's pip and conda packages bring their own "
 			       "cuDNN, so for them this is not a problem.");
-		finding_fix(f, NULL, "if you need it: install cuDNN for CUDA %s from NVIDIA's repository "
-			    "(Debian/Ubuntu package cudnn9-cuda-%d) or pip install nvidia-cudnn-cu%d",
-			    facts->toolkits.active >= 0 ? facts->toolkits.items[facts->toolkits.active].version : "X",
-			    facts->toolkits.active >= 0 ? major_of(facts->toolkits.items[facts->toolkits.active].version) : 12,
-			    facts->toolkits.active >= 0 ? major_of(facts->toolkits.items[facts->toolkits.active].version) : 12);
+		if (facts->toolkits.active >= 0) {
+			const char *v = facts->toolkits.items[facts->toolkits.active].version;
+			struct kb_answer dnn;
+
+			if (kb_cudnn_for_cuda(major_of(v), &dnn) == 0) {
+				char cmd[96];
+
+				str_printf(cmd, sizeof(cmd), "pip install nvidia-cudnn-cu%d", major_of(v));
+				finding_fix(f, cmd, "if you need it: cuDNN %s is the newest release built for CUDA %d.x "
+					    "(NVIDIA's repository packages it as cudnn%d-cuda-%d)", dnn.value, major_of(v),
+					    major_of(dnn.value), major_of(v));
+			}
+		}
 		return;
 	}
 	for (int i = 0; i < c->count; i++) {
@@ -196,6 +261,7 @@ static void check_cudnn(const struct facts *facts, struct findings *out)
 static const struct rule toolkit_rules[] = {
 	{ "toolkit.newer-than-driver", check_newer_than_driver },
 	{ "toolkit.conflict", check_conflict },
+	{ "toolkit.arch-unsupported", check_arch },
 	{ "cudnn.*", check_cudnn },
 };
 

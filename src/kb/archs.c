@@ -1,0 +1,104 @@
+/*
+ * archs.c - which CUDA toolkits can compile for which GPU architecture
+ * (data/cuda_archs.tsv), and which cuDNN serves which CUDA major
+ * (data/cudnn.tsv).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kb/kb.h"
+#include "util/str.h"
+
+static const char *cell(const struct kb_table *t, size_t r, const char *col)
+{
+	return kb_cell(t, r, kb_column(t, col));
+}
+
+int kb_sm_support(const char *cc, struct kb_sm *out)
+{
+	const struct kb_table *t = &kb_table_cuda_archs;
+	char sm[16];
+
+	/* "8.6" -> "sm_86"; "12.0" -> "sm_120" */
+	if (str_printf(sm, sizeof(sm), "sm_%d%d", atoi(cc), strchr(cc, '.') ? atoi(strchr(cc, '.') + 1) : 0) < 0)
+		return -1;
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (strcmp(cell(t, r, "sm"), sm) != 0)
+			continue;
+		out->row = r;
+		out->sm = cell(t, r, "sm");
+		out->arch = cell(t, r, "arch");
+		out->added_in = cell(t, r, "added_in");
+		out->deprecated_in = cell(t, r, "deprecated_in");
+		out->removed_in = cell(t, r, "removed_in");
+		out->source = cell(t, r, "source");
+		return 0;
+	}
+	return -1;
+}
+
+enum kb_toolkit_fit kb_toolkit_fit(const char *cuda, const char *cc, struct kb_sm *sm)
+{
+	char mm[16];
+
+	if (kb_sm_support(cc, sm) < 0 || version_prefix(cuda, 2, mm, sizeof(mm)) < 0)
+		return KB_TOOLKIT_UNKNOWN;
+	if (sm->removed_in[0] && version_compare(mm, sm->removed_in) >= 0)
+		return KB_TOOLKIT_REMOVED;
+	if (sm->added_in[0] && version_compare(mm, sm->added_in) < 0)
+		return KB_TOOLKIT_TOO_OLD;
+	if (sm->deprecated_in[0] && version_compare(mm, sm->deprecated_in) >= 0)
+		return KB_TOOLKIT_DEPRECATED;
+	return KB_TOOLKIT_OK;
+}
+
+/* The newest cuDNN release whose builds include this CUDA major. */
+int kb_cudnn_for_cuda(int cuda_major, struct kb_answer *out)
+{
+	const struct kb_table *t = &kb_table_cudnn;
+	char major[8];
+	long best = -1;
+
+	str_printf(major, sizeof(major), "%d", cuda_major);
+	for (size_t r = 0; r < t->nrows; r++) {
+		char list[64], *save = NULL;
+		bool has = false;
+
+		str_copy(list, sizeof(list), cell(t, r, "cuda_majors"));
+		for (char *m = strtok_r(list, ",", &save); m; m = strtok_r(NULL, ",", &save))
+			has |= strcmp(str_trim(m), major) == 0;
+		if (has && (best < 0 || version_compare(cell(t, r, "cudnn"), cell(t, (size_t)best, "cudnn")) > 0))
+			best = (long)r;
+	}
+	if (best < 0)
+		return -1;
+	str_copy(out->value, sizeof(out->value), cell(t, (size_t)best, "cudnn"));
+	out->source = cell(t, (size_t)best, "source");
+	out->release = NULL;
+	return 0;
+}
+
+int kb_error_lookup(const char *code, struct kb_error *out, int max)
+{
+	const struct kb_table *t = &kb_table_error_codes;
+	int n = 0;
+	bool numeric = str_is_digits(code);
+
+	for (size_t r = 0; r < t->nrows && n < max; r++) {
+		bool hit = numeric ? strcmp(cell(t, r, "value"), code) == 0
+				   : str_casestr(cell(t, r, "name"), code) == cell(t, r, "name") &&
+					     strlen(cell(t, r, "name")) == strlen(code);
+
+		if (!hit)
+			continue;
+		out[n].row = r;
+		out[n].api = cell(t, r, "api");
+		out[n].name = cell(t, r, "name");
+		out[n].value = cell(t, r, "value");
+		out[n].meaning = cell(t, r, "meaning");
+		out[n].note = cell(t, r, "note");
+		out[n].source = cell(t, r, "source");
+		n++;
+	}
+	return n;
+}
