@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "util/str.h"
 
 extern char **environ;
 
@@ -47,6 +48,8 @@ static const char global_help[] =
 	"  --json                short for --format json\n"
 	"  --color WHEN          auto (default: only on a terminal, honours NO_COLOR), always, never\n"
 	"  --fail-on LEVEL       error (default) or warning: which findings make the exit status 1\n"
+	"  --timeout SECONDS     deadline for calls into the NVIDIA driver (default 10, or $GPUDOCTOR_TIMEOUT)\n"
+	"  --static              read files only; never load or call the driver\n"
 	"  -v, --verbose         more detail (repeat for more)\n"
 	"  -h, --help            this help; `gpudoctor COMMAND --help` for a command's\n"
 	"  --version             print the version\n";
@@ -68,7 +71,33 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
-enum { OPT_ROOT = 256, OPT_FORMAT, OPT_JSON, OPT_COLOR, OPT_FAIL_ON, OPT_VERSION, OPT_DRIVER, OPT_GPU, OPT_PYTHON };
+enum {
+	OPT_ROOT = 256, OPT_FORMAT, OPT_JSON, OPT_COLOR, OPT_FAIL_ON, OPT_VERSION, OPT_DRIVER, OPT_GPU, OPT_PYTHON,
+	OPT_TIMEOUT, OPT_STATIC,
+};
+
+/* Seconds, 0.1 to 3600; "2" or "2.5". Locale-free. */
+static int parse_seconds(const char *s, double *out)
+{
+	uint64_t whole = 0, frac = 0;
+	double scale = 1;
+	const char *dot = strchr(s, '.');
+	char buf[32];
+
+	if (!*s || strlen(s) >= sizeof(buf))
+		return -1;
+	snprintf(buf, sizeof(buf), "%.*s", dot ? (int)(dot - s) : (int)strlen(s), s);
+	if (buf[0] && str_to_u64(buf, &whole) < 0)
+		return -1;
+	if (dot && dot[1]) {
+		if (!str_is_digits(dot + 1) || strlen(dot + 1) > 6 || str_to_u64(dot + 1, &frac) < 0)
+			return -1;
+		for (size_t i = 0; i < strlen(dot + 1); i++)
+			scale *= 10;
+	}
+	*out = (double)whole + (double)frac / scale;
+	return *out >= 0.1 && *out <= 3600 ? 0 : -1;
+}
 
 /* kb torch-for's constraints travel to the query as "--flag value" pairs. */
 static int add_query_flag(struct cmd_options *o, const char *flag, char *value)
@@ -98,6 +127,8 @@ static int parse_options(int argc, char **argv, struct cmd_options *o, bool *ver
 		{ "driver", required_argument, NULL, OPT_DRIVER },
 		{ "gpu", required_argument, NULL, OPT_GPU },
 		{ "python", required_argument, NULL, OPT_PYTHON },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "static", no_argument, NULL, OPT_STATIC },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -157,6 +188,13 @@ static int parse_options(int argc, char **argv, struct cmd_options *o, bool *ver
 		case OPT_PYTHON:
 			add_query_flag(o, "--python", optarg);
 			break;
+		case OPT_TIMEOUT:
+			if (parse_seconds(optarg, &o->timeout_s) < 0)
+				return fprintf(stderr, "gpudoctor: --timeout wants seconds from 0.1 to 3600, not '%s'\n", optarg), -1;
+			break;
+		case OPT_STATIC:
+			o->static_only = true;
+			break;
 		case ':':
 			return fprintf(stderr, "gpudoctor: option '%s' needs a value\n", argv[optind - 1]), -1;
 		default:
@@ -176,6 +214,10 @@ int main(int argc, char **argv)
 
 	/* Writes to a closed pipe must fail with EPIPE, not kill us. */
 	signal(SIGPIPE, SIG_IGN);
+	if (getenv("GPUDOCTOR_TIMEOUT") && parse_seconds(getenv("GPUDOCTOR_TIMEOUT"), &opts.timeout_s) < 0) {
+		fprintf(stderr, "gpudoctor: GPUDOCTOR_TIMEOUT wants seconds from 0.1 to 3600\n");
+		return EXIT_USAGE;
+	}
 	if (parse_options(argc, argv, &opts, &version) < 0) {
 		fprintf(stderr, "try 'gpudoctor --help'\n");
 		return EXIT_USAGE;

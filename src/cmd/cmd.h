@@ -23,6 +23,8 @@ struct cmd_options {
 	enum color_mode color;
 	int verbose;
 	bool fail_on_warning;
+	double timeout_s;		/* --timeout for driver calls, 0 = default */
+	bool static_only;		/* --static: never call the driver */
 	bool help;
 	char **args;			/* operands after the command name */
 	char *query_flags[6];		/* kb's --driver/--gpu/--python, as "--flag", "value" */

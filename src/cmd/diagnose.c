@@ -16,6 +16,8 @@ struct facts *diagnose_collect(const struct cmd_options *opts, int *status)
 		return NULL;
 	}
 	ctx.envp = opts->envp;
+	ctx.timeout_s = opts->timeout_s;
+	ctx.static_only = opts->static_only;
 	facts = facts_new();
 	if (!facts) {
 		fprintf(stderr, "gpudoctor: out of memory\n");

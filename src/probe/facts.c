@@ -15,6 +15,8 @@ struct facts *facts_new(void)
 	f->libs.cuda.chosen = -1;
 	f->libs.nvml.chosen = -1;
 	f->kmod.secure_boot = -1;
+	f->runtime.nvml_count = -1;
+	f->runtime.cuda_count = -1;
 	return f;
 }
 
@@ -128,6 +130,8 @@ const char *facts_driver_version(const struct facts *facts)
 
 	if (facts->kmod.nvrm_version[0])
 		return facts->kmod.nvrm_version;
+	if (facts->runtime.nvml_driver_version[0])
+		return facts->runtime.nvml_driver_version;	/* WSL: no /proc/driver/nvidia */
 	lib = lib_choice_chosen(&facts->libs.cuda);
 	if (lib && lib->version[0] && !lib->is_stub)
 		return lib->version;

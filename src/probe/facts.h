@@ -270,6 +270,65 @@ struct container_facts {
 	bool wsl_libcuda;		/* /usr/lib/wsl/lib/libcuda.so.1 exists */
 };
 
+/* 9. the driver at run time: NVML and the CUDA driver API, called in an isolated child */
+#define MAX_RT_DEVICES 16
+#define MAX_RT_PROCS 8
+
+struct nvml_device {
+	char name[96], uuid[96], bus_id[32];
+	unsigned pci_device_id;			/* 0 when unknown */
+	long long mem_total_mib, mem_used_mib;	/* -1 when unknown, as every field below */
+	int utilization, temperature_c;
+	double power_w, power_limit_w;		/* < 0 when unknown */
+	int persistence, compute_mode;		/* compute_mode: NVML_COMPUTEMODE_* */
+	int mig_current, mig_pending, mig_instances;
+	long long ecc_uncorrected;
+	int retired_pending, remap_pending, remap_failure;
+	int cc_major, cc_minor;
+	int nprocs;
+	struct { unsigned pid; long long used_mib; } procs[MAX_RT_PROCS];
+};
+
+struct cuda_device {
+	char name[96], bus_id[32];
+	int cc_major, cc_minor;
+	long long mem_total_mib;
+	int sm_count, clock_mhz, mem_clock_mhz, bus_width;
+};
+
+struct rt_library {
+	bool attempted;			/* a library was there to load */
+	bool loaded;
+	char path[FACT_PATH];		/* the file dlopen() loaded */
+	char load_error[FACT_TEXT * 2];
+	char missing[FACT_TEXT];	/* optional symbols this driver lacks */
+	bool init_done;			/* the init call returned */
+	int init;			/* its result code */
+	char init_name[64];		/* CUDA_ERROR_..., NVML_ERROR_... */
+};
+
+struct runtime_facts {
+	struct fact_status status;	/* ABSENT: nothing to call; ERROR: hung or crashed */
+	bool ran;
+	double timeout_s;
+	double elapsed_ms;
+	bool hung, crashed;
+	int signal;			/* that killed the helper */
+	char last_call[64];		/* the driver function in progress when it hung or died */
+	struct rt_library nvml_lib, cuda_lib;
+	/* NVML */
+	char nvml_driver_version[FACT_VER];
+	int nvml_cuda_version;		/* 12020 = 12.2; 0 when unknown */
+	int nvml_count;			/* -1 when unknown */
+	struct nvml_device nvml[MAX_RT_DEVICES];
+	int nvml_ndev;
+	/* CUDA driver API */
+	int cuda_driver_version;	/* cuDriverGetVersion, 0 when unknown */
+	int cuda_count;			/* -1 when unknown */
+	struct cuda_device cuda[MAX_RT_DEVICES];
+	int cuda_ndev;
+};
+
 struct facts {
 	char root[FACT_PATH];		/* "/" when live */
 	bool live;
@@ -283,6 +342,7 @@ struct facts {
 	struct cudnn_facts cudnn;
 	struct env_facts env;
 	struct container_facts container;
+	struct runtime_facts runtime;
 };
 
 /* Allocate a zeroed model; NULL on allocation failure. */

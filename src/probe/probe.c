@@ -22,5 +22,6 @@ void probe_all(struct facts *f, struct probe_ctx *ctx)
 	probe_toolkits(f, ctx);
 	probe_cudnn(f, ctx);
 	ctx->loader = NULL;
+	probe_runtime(f, ctx);
 	loader_release(&loader);
 }

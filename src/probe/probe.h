@@ -18,6 +18,8 @@ struct probe_ctx {
 	struct rootfs fs;
 	char *const *envp;	/* the environment to diagnose (borrowed) */
 	struct loader *loader;	/* built by probe_all after the environment probe */
+	double timeout_s;	/* deadline for driver calls; 0 = the default (10 s) */
+	bool static_only;	/* read files only, never call the driver */
 };
 
 void probe_env(struct facts *f, const struct probe_ctx *ctx);
@@ -29,6 +31,8 @@ void probe_devnodes(struct facts *f, const struct probe_ctx *ctx);
 void probe_libs(struct facts *f, const struct probe_ctx *ctx);
 void probe_toolkits(struct facts *f, const struct probe_ctx *ctx);
 void probe_cudnn(struct facts *f, const struct probe_ctx *ctx);
+/* Calls NVML and the CUDA driver API in a helper process with a deadline. */
+void probe_runtime(struct facts *f, const struct probe_ctx *ctx);
 
 /* Run every static probe in dependency order; ctx->loader is set up and
  * released inside. */

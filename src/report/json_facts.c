@@ -242,15 +242,112 @@ static json_t *container_json(const struct container_facts *c)
 			 "libcuda", c->wsl_libcuda);
 }
 
+static json_t *int_or_null(long long v)
+{
+	return v >= 0 ? json_integer(v) : json_null();
+}
+
+static json_t *tristate(int v)
+{
+	return v < 0 ? json_null() : json_boolean(v);
+}
+
+static json_t *cuda_version_json(int v)
+{
+	char buf[16];
+
+	if (v <= 0)
+		return json_null();
+	snprintf(buf, sizeof(buf), "%d.%d", v / 1000, (v % 1000) / 10);
+	return json_string(buf);
+}
+
+static json_t *library_json(const struct rt_library *l)
+{
+	return json_pack("{s:b, s:b, s:o, s:o, s:o, s:o, s:o}", "attempted", l->attempted, "loaded", l->loaded,
+			 "path", str_or_null(l->path), "load_error", str_or_null(l->load_error),
+			 "missing_symbols", str_or_null(l->missing),
+			 "init", l->init_done ? json_text(l->init_name) : json_null(),
+			 "init_code", l->init_done ? json_integer(l->init) : json_null());
+}
+
+static const char *compute_mode_name(int m)
+{
+	static const char *const names[] = { "default", "exclusive_thread", "prohibited", "exclusive_process" };
+
+	return m >= 0 && m < 4 ? names[m] : NULL;
+}
+
+static json_t *nvml_device_json(const struct nvml_device *d)
+{
+	json_t *procs = json_array();
+	char cc[16] = "";
+
+	for (int i = 0; i < d->nprocs; i++)
+		json_array_append_new(procs, json_pack("{s:i, s:o}", "pid", (int)d->procs[i].pid, "used_mib",
+						       int_or_null(d->procs[i].used_mib)));
+	if (d->cc_major >= 0)
+		snprintf(cc, sizeof(cc), "%d.%d", d->cc_major, d->cc_minor);
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o}",
+			 "name", str_or_null(d->name), "uuid", str_or_null(d->uuid), "bus_id", str_or_null(d->bus_id),
+			 "compute_capability", str_or_null(cc),
+			 "memory_total_mib", int_or_null(d->mem_total_mib), "memory_used_mib", int_or_null(d->mem_used_mib),
+			 "utilization", int_or_null(d->utilization), "temperature_c", int_or_null(d->temperature_c),
+			 "power_w", d->power_w >= 0 ? json_real(d->power_w) : json_null(),
+			 "power_limit_w", d->power_limit_w >= 0 ? json_real(d->power_limit_w) : json_null(),
+			 "persistence_mode", tristate(d->persistence),
+			 "compute_mode", compute_mode_name(d->compute_mode) ? json_string(compute_mode_name(d->compute_mode)) : json_null(),
+			 "mig", "current", tristate(d->mig_current), "pending", tristate(d->mig_pending),
+			 "instances", int_or_null(d->mig_instances),
+			 "ecc_uncorrected", int_or_null(d->ecc_uncorrected), "retired_pages_pending", tristate(d->retired_pending),
+			 "row_remap_pending", tristate(d->remap_pending), "row_remap_failure", tristate(d->remap_failure),
+			 "processes", procs);
+}
+
+static json_t *cuda_device_json(const struct cuda_device *d)
+{
+	char cc[16] = "";
+
+	if (d->cc_major >= 0)
+		snprintf(cc, sizeof(cc), "%d.%d", d->cc_major, d->cc_minor);
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", str_or_null(d->name),
+			 "bus_id", str_or_null(d->bus_id), "compute_capability", str_or_null(cc),
+			 "memory_total_mib", int_or_null(d->mem_total_mib), "sm_count", int_or_null(d->sm_count),
+			 "clock_mhz", int_or_null(d->clock_mhz), "memory_clock_mhz", int_or_null(d->mem_clock_mhz),
+			 "bus_width", int_or_null(d->bus_width));
+}
+
+static json_t *runtime_json(const struct runtime_facts *rt)
+{
+	json_t *nd = json_array(), *cd = json_array();
+
+	for (int i = 0; i < rt->nvml_ndev; i++)
+		json_array_append_new(nd, nvml_device_json(&rt->nvml[i]));
+	for (int i = 0; i < rt->cuda_ndev; i++)
+		json_array_append_new(cd, cuda_device_json(&rt->cuda[i]));
+	return json_pack("{s:o, s:b, s:f, s:f, s:b, s:b, s:o, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:o, s:o}}",
+			 "status", status_json(&rt->status), "ran", rt->ran, "timeout_s", rt->timeout_s,
+			 "elapsed_ms", rt->elapsed_ms, "hung", rt->hung, "crashed", rt->crashed,
+			 "signal", rt->crashed ? json_integer(rt->signal) : json_null(),
+			 "last_call", (rt->hung || rt->crashed) ? str_or_null(rt->last_call) : json_null(),
+			 "nvml", "library", library_json(&rt->nvml_lib), "driver_version", str_or_null(rt->nvml_driver_version),
+			 "cuda_version", cuda_version_json(rt->nvml_cuda_version), "count", int_or_null(rt->nvml_count),
+			 "devices", nd,
+			 "cuda", "library", library_json(&rt->cuda_lib),
+			 "driver_version", cuda_version_json(rt->cuda_driver_version), "count", int_or_null(rt->cuda_count),
+			 "devices", cd);
+}
+
 json_t *report_facts_json(const struct facts *f)
 {
 	json_t *notes = json_array();
 
 	for (int i = 0; i < f->note_count; i++)
 		json_array_append_new(notes, json_text(f->notes[i]));
-	return json_pack("{s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "root", json_text(f->root), "live", f->live,
+	return json_pack("{s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "root", json_text(f->root), "live", f->live,
 			 "notes", notes, "system", system_json(&f->system), "pci", pci_json(&f->pci),
 			 "driver", kmod_json(&f->kmod), "libraries", libs_json(&f->libs),
 			 "toolkits", toolkits_json(&f->toolkits), "cudnn", cudnn_json(&f->cudnn),
-			 "environment", env_json(&f->env), "container", container_json(&f->container));
+			 "environment", env_json(&f->env), "container", container_json(&f->container),
+			 "runtime", runtime_json(&f->runtime));
 }

@@ -100,6 +100,14 @@ const struct finding *findings_get(const struct findings *list, const char *id)
 	return NULL;
 }
 
+struct finding *findings_find(struct findings *list, const char *id)
+{
+	for (size_t i = 0; i < list->count; i++)
+		if (strcmp(list->items[i].id, id) == 0)
+			return &list->items[i];
+	return NULL;
+}
+
 void findings_release(struct findings *list)
 {
 	for (size_t i = 0; i < list->count; i++) {

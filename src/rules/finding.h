@@ -78,6 +78,8 @@ void finding_fix(struct finding *f, const char *command, const char *text_fmt, .
 	__attribute__((format(printf, 3, 4)));
 
 const struct finding *findings_get(const struct findings *list, const char *id);
+/* The finding with this id for adding evidence to, or NULL. */
+struct finding *findings_find(struct findings *list, const char *id);
 void findings_release(struct findings *list);
 
 const char *severity_name(enum severity sev);

@@ -10,7 +10,7 @@
 #include "util/str.h"
 
 static const struct rule_family *const families[] = {
-	&rules_platform, &rules_gpu, &rules_driver, &rules_libs, &rules_toolkit, &rules_env,
+	&rules_platform, &rules_gpu, &rules_driver, &rules_libs, &rules_toolkit, &rules_runtime, &rules_env,
 };
 
 /*

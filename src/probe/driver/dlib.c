@@ -1,0 +1,46 @@
+/* dlinfo() and struct link_map are GNU extensions of glibc's dynamic loader. */
+#define _GNU_SOURCE
+#include "probe/driver/dlib.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <string.h>
+
+#include "util/str.h"
+
+int dlib_open(const char *file, const struct dlib_symbol *table, size_t n, void *fns, void **handle,
+	      char *path, size_t pathsz, char *missing, size_t missingsz, struct error *err)
+{
+	struct link_map *map = NULL;
+	void *h;
+
+	dlerror();
+	h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		const char *why = dlerror();
+
+		return error_set(err, "%s", why ? why : "dlopen failed");
+	}
+	*handle = h;
+	if (dlinfo(h, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && map->l_name[0])
+		str_copy(path, pathsz, map->l_name);
+	else
+		str_copy(path, pathsz, file);
+	if (missingsz)
+		missing[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		void *sym = dlsym(h, table[i].name);
+
+		memcpy((char *)fns + table[i].offset, &sym, sizeof(sym));
+		if (sym)
+			continue;
+		if (table[i].required)
+			return error_set(err, "'%s' has no symbol %s", path, table[i].name);
+		if (strlen(missing) + strlen(table[i].name) + 2 < missingsz) {
+			if (missing[0])
+				strcat(missing, " ");
+			strcat(missing, table[i].name);
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,219 @@
+/*
+ * nvml_query.c - NVML, field by field: a field the GPU does not support is
+ * recorded as unknown and the next one is asked; only init failing stops.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "probe/driver/dlib.h"
+#include "probe/driver/nvml_api.h"
+#include "probe/driver/query.h"
+#include "util/str.h"
+
+struct nvml {
+	nvmlInit_v2_fn init;
+	nvmlShutdown_fn shutdown;
+	nvmlSystemGetDriverVersion_fn driver_version;
+	nvmlSystemGetCudaDriverVersion_v2_fn cuda_version;
+	nvmlDeviceGetCount_v2_fn count;
+	nvmlDeviceGetHandleByIndex_v2_fn handle;
+	nvmlDeviceGetName_fn name;
+	nvmlDeviceGetUUID_fn uuid;
+	nvmlDeviceGetPciInfo_v3_fn pci;
+	nvmlDeviceGetMemoryInfo_fn memory;
+	nvmlDeviceGetUtilizationRates_fn utilization;
+	nvmlDeviceGetTemperature_fn temperature;
+	nvmlDeviceGetPowerUsage_fn power;
+	nvmlDeviceGetEnforcedPowerLimit_fn power_limit;
+	nvmlDeviceGetPersistenceMode_fn persistence;
+	nvmlDeviceGetComputeMode_fn compute_mode;
+	nvmlDeviceGetMigMode_fn mig_mode;
+	nvmlDeviceGetMaxMigDeviceCount_fn mig_max;
+	nvmlDeviceGetMigDeviceHandleByIndex_fn mig_handle;
+	nvmlDeviceGetTotalEccErrors_fn ecc;
+	nvmlDeviceGetRetiredPagesPendingStatus_fn retired_pending;
+	nvmlDeviceGetRemappedRows_fn remapped;
+	nvmlDeviceGetComputeRunningProcesses_v3_fn processes;
+	nvmlDeviceGetCudaComputeCapability_fn cc;
+};
+
+#define SYM(field, name, req) { name, offsetof(struct nvml, field), req }
+
+static const struct dlib_symbol nvml_symbols[] = {
+	SYM(init, "nvmlInit_v2", true),
+	SYM(shutdown, "nvmlShutdown", true),
+	SYM(driver_version, "nvmlSystemGetDriverVersion", false),
+	SYM(cuda_version, "nvmlSystemGetCudaDriverVersion_v2", false),
+	SYM(count, "nvmlDeviceGetCount_v2", true),
+	SYM(handle, "nvmlDeviceGetHandleByIndex_v2", true),
+	SYM(name, "nvmlDeviceGetName", false),
+	SYM(uuid, "nvmlDeviceGetUUID", false),
+	SYM(pci, "nvmlDeviceGetPciInfo_v3", false),
+	SYM(memory, "nvmlDeviceGetMemoryInfo", false),
+	SYM(utilization, "nvmlDeviceGetUtilizationRates", false),
+	SYM(temperature, "nvmlDeviceGetTemperature", false),
+	SYM(power, "nvmlDeviceGetPowerUsage", false),
+	SYM(power_limit, "nvmlDeviceGetEnforcedPowerLimit", false),
+	SYM(persistence, "nvmlDeviceGetPersistenceMode", false),
+	SYM(compute_mode, "nvmlDeviceGetComputeMode", false),
+	SYM(mig_mode, "nvmlDeviceGetMigMode", false),
+	SYM(mig_max, "nvmlDeviceGetMaxMigDeviceCount", false),
+	SYM(mig_handle, "nvmlDeviceGetMigDeviceHandleByIndex", false),
+	SYM(ecc, "nvmlDeviceGetTotalEccErrors", false),
+	SYM(retired_pending, "nvmlDeviceGetRetiredPagesPendingStatus", false),
+	SYM(remapped, "nvmlDeviceGetRemappedRows", false),
+	SYM(processes, "nvmlDeviceGetComputeRunningProcesses_v3", false),
+	SYM(cc, "nvmlDeviceGetCudaComputeCapability", false),
+};
+
+/* Call an optional function only if the driver has it; unknown stays -1. */
+#define ASK(rt, fn, label, ...) ((fn) ? (query_mark(rt, label), (fn)(__VA_ARGS__)) : NVML_ERROR_FUNCTION_NOT_FOUND)
+
+static void reset_device(struct nvml_device *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->mem_total_mib = d->mem_used_mib = d->ecc_uncorrected = -1;
+	d->utilization = d->temperature_c = d->persistence = d->compute_mode = -1;
+	d->mig_current = d->mig_pending = d->mig_instances = -1;
+	d->retired_pending = d->remap_pending = d->remap_failure = -1;
+	d->cc_major = d->cc_minor = -1;
+	d->power_w = d->power_limit_w = -1;
+}
+
+static void query_mig(struct runtime_facts *rt, const struct nvml *n, nvmlDevice_t dev, struct nvml_device *d)
+{
+	unsigned cur, pend, max;
+
+	if (ASK(rt, n->mig_mode, "nvmlDeviceGetMigMode", dev, &cur, &pend) != NVML_SUCCESS)
+		return;
+	d->mig_current = (int)cur;
+	d->mig_pending = (int)pend;
+	if (!cur || ASK(rt, n->mig_max, "nvmlDeviceGetMaxMigDeviceCount", dev, &max) != NVML_SUCCESS)
+		return;
+	d->mig_instances = 0;
+	for (unsigned i = 0; i < max && n->mig_handle; i++) {
+		nvmlDevice_t mig;
+
+		if (ASK(rt, n->mig_handle, "nvmlDeviceGetMigDeviceHandleByIndex", dev, i, &mig) == NVML_SUCCESS)
+			d->mig_instances++;
+	}
+}
+
+static void query_health(struct runtime_facts *rt, const struct nvml *n, nvmlDevice_t dev, struct nvml_device *d)
+{
+	unsigned long long ecc;
+	nvmlEnableState_t pending;
+	unsigned corr, unc, rpend, fail;
+
+	if (ASK(rt, n->ecc, "nvmlDeviceGetTotalEccErrors", dev, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
+		NVML_VOLATILE_ECC, &ecc) == NVML_SUCCESS)
+		d->ecc_uncorrected = (long long)ecc;
+	if (ASK(rt, n->retired_pending, "nvmlDeviceGetRetiredPagesPendingStatus", dev, &pending) == NVML_SUCCESS)
+		d->retired_pending = pending != 0;
+	if (ASK(rt, n->remapped, "nvmlDeviceGetRemappedRows", dev, &corr, &unc, &rpend, &fail) == NVML_SUCCESS) {
+		d->remap_pending = rpend != 0;
+		d->remap_failure = fail != 0;
+	}
+}
+
+static void query_processes(struct runtime_facts *rt, const struct nvml *n, nvmlDevice_t dev, struct nvml_device *d)
+{
+	nvmlProcessInfo_t infos[MAX_RT_PROCS];
+	unsigned count = MAX_RT_PROCS;
+	nvmlReturn_t r = ASK(rt, n->processes, "nvmlDeviceGetComputeRunningProcesses_v3", dev, &count, infos);
+
+	if (r != NVML_SUCCESS || count > MAX_RT_PROCS)
+		return;
+	d->nprocs = (int)count;
+	for (unsigned i = 0; i < count; i++) {
+		d->procs[i].pid = infos[i].pid;
+		d->procs[i].used_mib = (long long)(infos[i].usedGpuMemory >> 20);
+	}
+}
+
+static void query_device(struct runtime_facts *rt, const struct nvml *n, nvmlDevice_t dev, struct nvml_device *d)
+{
+	nvmlPciInfo_t pci;
+	nvmlMemory_t mem;
+	nvmlUtilization_t util;
+	unsigned v;
+	nvmlEnableState_t on;
+	nvmlComputeMode_t mode;
+	int major, minor;
+
+	ASK(rt, n->name, "nvmlDeviceGetName", dev, d->name, sizeof(d->name));
+	ASK(rt, n->uuid, "nvmlDeviceGetUUID", dev, d->uuid, sizeof(d->uuid));
+	if (ASK(rt, n->pci, "nvmlDeviceGetPciInfo_v3", dev, &pci) == NVML_SUCCESS) {
+		pci.busId[sizeof(pci.busId) - 1] = '\0';
+		str_copy(d->bus_id, sizeof(d->bus_id), pci.busId);
+		d->pci_device_id = pci.pciDeviceId >> 16;
+	}
+	if (ASK(rt, n->memory, "nvmlDeviceGetMemoryInfo", dev, &mem) == NVML_SUCCESS) {
+		d->mem_total_mib = (long long)(mem.total >> 20);
+		d->mem_used_mib = (long long)(mem.used >> 20);
+	}
+	if (ASK(rt, n->utilization, "nvmlDeviceGetUtilizationRates", dev, &util) == NVML_SUCCESS)
+		d->utilization = (int)util.gpu;
+	if (ASK(rt, n->temperature, "nvmlDeviceGetTemperature", dev, NVML_TEMPERATURE_GPU, &v) == NVML_SUCCESS)
+		d->temperature_c = (int)v;
+	if (ASK(rt, n->power, "nvmlDeviceGetPowerUsage", dev, &v) == NVML_SUCCESS)
+		d->power_w = v / 1000.0;
+	if (ASK(rt, n->power_limit, "nvmlDeviceGetEnforcedPowerLimit", dev, &v) == NVML_SUCCESS)
+		d->power_limit_w = v / 1000.0;
+	if (ASK(rt, n->persistence, "nvmlDeviceGetPersistenceMode", dev, &on) == NVML_SUCCESS)
+		d->persistence = on != 0;
+	if (ASK(rt, n->compute_mode, "nvmlDeviceGetComputeMode", dev, &mode) == NVML_SUCCESS)
+		d->compute_mode = mode;
+	if (ASK(rt, n->cc, "nvmlDeviceGetCudaComputeCapability", dev, &major, &minor) == NVML_SUCCESS) {
+		d->cc_major = major;
+		d->cc_minor = minor;
+	}
+	query_mig(rt, n, dev, d);
+	query_health(rt, n, dev, d);
+	query_processes(rt, n, dev, d);
+}
+
+void query_nvml(struct runtime_facts *rt, const char *file)
+{
+	struct rt_library *lib = &rt->nvml_lib;
+	struct nvml n;
+	struct error err;
+	void *handle;
+	unsigned count;
+	int cuda;
+
+	lib->attempted = true;
+	query_mark(rt, "dlopen libnvidia-ml.so.1");
+	if (dlib_open(file, nvml_symbols, sizeof(nvml_symbols) / sizeof(nvml_symbols[0]), &n, &handle, lib->path,
+		      sizeof(lib->path), lib->missing, sizeof(lib->missing), &err) < 0) {
+		str_copy(lib->load_error, sizeof(lib->load_error), err.msg);
+		return;
+	}
+	lib->loaded = true;
+	query_mark(rt, "nvmlInit_v2");
+	lib->init = n.init();
+	lib->init_done = true;
+	if (lib->init != NVML_SUCCESS)
+		return;
+	ASK(rt, n.driver_version, "nvmlSystemGetDriverVersion", rt->nvml_driver_version,
+	    (unsigned)sizeof(rt->nvml_driver_version));
+	if (ASK(rt, n.cuda_version, "nvmlSystemGetCudaDriverVersion_v2", &cuda) == NVML_SUCCESS)
+		rt->nvml_cuda_version = cuda;
+	query_mark(rt, "nvmlDeviceGetCount_v2");
+	if (n.count(&count) != NVML_SUCCESS)
+		return;
+	rt->nvml_count = (int)count;
+	for (unsigned i = 0; i < count && rt->nvml_ndev < MAX_RT_DEVICES; i++) {
+		nvmlDevice_t dev;
+		struct nvml_device *d = &rt->nvml[rt->nvml_ndev];
+
+		query_mark(rt, "nvmlDeviceGetHandleByIndex_v2");
+		if (n.handle(i, &dev) != NVML_SUCCESS)
+			continue;
+		reset_device(d);
+		query_device(rt, &n, dev, d);
+		rt->nvml_ndev++;
+	}
+	query_mark(rt, "nvmlShutdown");
+	n.shutdown();
+}

@@ -1,0 +1,355 @@
+/*
+ * rules_runtime.c - what the driver itself said when called: init results,
+ * hangs and crashes, and the cross-check of PCI vs NVML vs CUDA devices.
+ *
+ * Result codes are those of NVIDIA's public headers (nvml.h nvmlReturn_t,
+ * cuda.h CUresult; names and numbers in data/error_codes.tsv). When a
+ * static rule already named the same cause, the driver's answer is added
+ * to it as evidence instead of a second finding.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/rules.h"
+#include "util/str.h"
+
+struct code_cause {
+	const char *api;	/* "nvml" or "cuda" */
+	int code;
+	const char *id;
+	enum severity severity;
+	enum stage stage;
+	const char *title;
+	const char *detail;
+	const char *fix_text;
+	const char *fix_command;
+};
+
+/* Init results that occur in practice, and what they mean. */
+static const struct code_cause code_causes[] = {
+	{ "nvml", 18, "driver.library-mismatch", SEV_ERROR, STAGE_USER_LIBS,
+	  "NVML: Driver/library version mismatch",
+	  "The kernel module that is loaded is not the version of the user-space libraries. This is what happens "
+	  "when the driver package is upgraded while the old module stays loaded.",
+	  "reboot to load the module that matches the libraries", "sudo reboot" },
+	{ "cuda", 803, "driver.library-mismatch", SEV_ERROR, STAGE_USER_LIBS,
+	  "cuInit: CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)",
+	  "libcuda.so.1 and the kernel module are different driver versions. In a container this is usually a CUDA "
+	  "forward-compatibility library (cuda-compat) that the host's driver cannot serve.",
+	  "reboot after a driver upgrade; in a container, drop the compat directory from LD_LIBRARY_PATH", NULL },
+	{ "nvml", 9, "cuda.init-failed", SEV_ERROR, STAGE_CUDA, "NVML: the NVIDIA driver is not loaded",
+	  "NVML found its library but no running kernel driver.", "load the driver", "sudo modprobe nvidia" },
+	{ "nvml", 4, "driver.device-permission", SEV_ERROR, STAGE_DEVICE_NODES, "NVML: no permission to use the GPU",
+	  "The user may not open the NVIDIA device nodes.", "see the device node permissions in the facts", NULL },
+	{ "nvml", 17, "driver.device-permission", SEV_ERROR, STAGE_DEVICE_NODES,
+	  "NVML: the operating system blocked access to the GPU",
+	  "The device nodes exist, but opening them is refused: inside a container, the cgroup device rules do not "
+	  "allow them (the container was given the files but not the devices).",
+	  "restart the container with the GPU requested (--gpus all, or the pod's nvidia.com/gpu limit)", NULL },
+	{ "cuda", 304, "driver.device-permission", SEV_ERROR, STAGE_DEVICE_NODES,
+	  "cuInit: CUDA_ERROR_OPERATING_SYSTEM (304)",
+	  "The operating system refused CUDA access to the GPU: device-node permissions, or cgroup device rules in "
+	  "a container.", "restart the container with the GPU requested, or fix the node permissions", NULL },
+	{ "nvml", 15, "gpu.hardware-fault", SEV_ERROR, STAGE_GPU, "NVML: the GPU is lost",
+	  "The driver reports that the GPU has fallen off the bus or become inaccessible (Xid 79 in the kernel log).",
+	  "reboot; if it recurs, check power, cooling and seating", "sudo dmesg | grep -i xid" },
+	{ "nvml", 16, "gpu.hardware-fault", SEV_ERROR, STAGE_GPU, "NVML: the GPU needs a reset",
+	  "The driver reports that the GPU must be reset before it can be used again.",
+	  "reset the GPU when no process uses it, or reboot", "sudo nvidia-smi -r" },
+	{ "cuda", 34, "cuda.stub-library", SEV_ERROR, STAGE_USER_LIBS, "cuInit: CUDA_ERROR_STUB_LIBRARY (34)",
+	  "The libcuda.so.1 that was loaded is the CUDA toolkit's stub, which contains no driver.",
+	  "remove the toolkit's stubs directory from LD_LIBRARY_PATH and /etc/ld.so.conf.d", NULL },
+	{ "cuda", 46, "gpu.mig-or-compute-mode", SEV_ERROR, STAGE_CUDA,
+	  "cuInit: CUDA_ERROR_DEVICE_UNAVAILABLE (46)",
+	  "All CUDA devices are busy or unavailable: a GPU in exclusive-process compute mode already used by another "
+	  "process, or in prohibited mode.", "see the compute mode in the facts; set it back to default",
+	  "sudo nvidia-smi -c DEFAULT" },
+	{ "cuda", 804, "cuda.init-failed", SEV_ERROR, STAGE_CUDA,
+	  "cuInit: CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804)",
+	  "A CUDA forward-compatibility library is in use, and forward compatibility works only on data-center GPUs "
+	  "with supported drivers. On GeForce and most workstation GPUs it fails with this error.",
+	  "remove the compat directory (e.g. /usr/local/cuda/compat) from LD_LIBRARY_PATH, or upgrade the host driver", NULL },
+	{ "cuda", 999, "cuda.init-failed", SEV_ERROR, STAGE_CUDA, "cuInit: CUDA_ERROR_UNKNOWN (999)",
+	  "CUDA failed to initialise without a reason. The usual cause is a suspend and resume, after which the "
+	  "nvidia_uvm module is left in a bad state; Xid errors in the kernel log are the other one.",
+	  "reload the unified-memory module (no CUDA process may be running), or reboot",
+	  "sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm" },
+	{ "cuda", 100, "cuda.init-failed", SEV_ERROR, STAGE_CUDA, "cuInit: CUDA_ERROR_NO_DEVICE (100)",
+	  "The CUDA driver found no usable device: the device nodes or nvidia_uvm are missing, or the GPU is "
+	  "hidden from this process.", "check the device nodes and nvidia_uvm (see the facts)", NULL },
+};
+
+static const struct code_cause *cause_for(const char *api, int code)
+{
+	for (size_t i = 0; i < sizeof(code_causes) / sizeof(code_causes[0]); i++)
+		if (strcmp(code_causes[i].api, api) == 0 && code_causes[i].code == code)
+			return &code_causes[i];
+	return NULL;
+}
+
+/* Add to the finding that already names this cause, else start one. */
+static struct finding *find_or_add(struct findings *out, const char *id, enum severity sev, enum stage stage,
+				   const char *title, bool *added)
+{
+	struct finding *f = findings_find(out, id);
+
+	*added = !f;
+	if (!f)
+		f = findings_add(out, id, sev, stage, "%s", title);
+	return f;
+}
+
+static void report_init(const struct facts *facts, struct findings *out, const char *api, const struct rt_library *lib)
+{
+	const struct code_cause *c;
+	const char *visible = facts_env(facts, "CUDA_VISIBLE_DEVICES");
+	struct finding *f;
+	bool added;
+
+	if (!lib->init_done || lib->init == 0)
+		return;
+	c = cause_for(api, lib->init);
+	/* No device while CUDA_VISIBLE_DEVICES is set: the variable is the cause. */
+	if (strcmp(api, "cuda") == 0 && (lib->init == 100 || lib->init == 101) && visible) {
+		f = find_or_add(out, "env.visible-devices", SEV_ERROR, STAGE_CUDA,
+				"CUDA sees no device because of CUDA_VISIBLE_DEVICES", &added);
+		if (added) {
+			finding_detail(f, "cuInit returned %s with CUDA_VISIBLE_DEVICES=\"%s\": no entry of it names a GPU "
+				       "this machine has.", lib->init_name, visible);
+			finding_fix(f, "unset CUDA_VISIBLE_DEVICES", "show all GPUs, or set it to indices or UUIDs that exist");
+		}
+		finding_evidence(f, "cuInit", lib->path, "%s", lib->init_name);
+		return;
+	}
+	if (!c) {
+		f = find_or_add(out, "cuda.init-failed", strcmp(api, "nvml") == 0 ? SEV_WARNING : SEV_ERROR, STAGE_CUDA,
+				strcmp(api, "nvml") == 0 ? "NVML failed to initialise" : "cuInit failed", &added);
+		if (added)
+			finding_detail(f, "The driver refused to initialise with %s. Other findings and the kernel log "
+				       "(`sudo dmesg | grep -i nvrm`) usually say why.", lib->init_name);
+		finding_evidence(f, strcmp(api, "nvml") == 0 ? "nvmlInit_v2" : "cuInit", lib->path, "%s (%d)",
+				 lib->init_name, lib->init);
+		return;
+	}
+	f = find_or_add(out, c->id, c->severity, c->stage, c->title, &added);
+	if (added) {
+		finding_detail(f, "%s", c->detail);
+		finding_fix(f, c->fix_command, "%s", c->fix_text);
+	}
+	finding_evidence(f, strcmp(api, "nvml") == 0 ? "nvmlInit_v2" : "cuInit", lib->path, "%s (%d)", lib->init_name,
+			 lib->init);
+}
+
+static void check_hung(const struct facts *facts, struct findings *out)
+{
+	const struct runtime_facts *rt = &facts->runtime;
+	struct finding *f;
+
+	if (rt->hung) {
+		f = findings_add(out, "driver.hung", SEV_ERROR, STAGE_USER_LIBS,
+				 "the NVIDIA driver did not answer: %s hung for %.0f s", rt->last_call, rt->timeout_s);
+		finding_detail(f, "A call into the driver blocked until gpudoctor gave up on it. nvidia-smi and every CUDA "
+			       "program will hang the same way. The GPU or the driver is wedged, usually after an Xid "
+			       "error, a GPU that fell off the bus, or a process stuck in the kernel.");
+		finding_evidence(f, "call in progress", "driver helper", "%s", rt->last_call);
+		finding_fix(f, "sudo dmesg | grep -iE 'xid|nvrm'", "read what the driver logged");
+		finding_fix(f, "ps -eo pid,stat,cmd | awk '$2 ~ /D/'", "look for processes stuck in the kernel");
+		finding_fix(f, "sudo reboot", "a reboot clears a wedged driver");
+	} else if (rt->crashed) {
+		f = findings_add(out, "driver.crashed", SEV_ERROR, STAGE_USER_LIBS,
+				 "the NVIDIA driver library crashed in %s (signal %d)", rt->last_call, rt->signal);
+		finding_detail(f, "Calling the driver killed the helper process gpudoctor runs it in. A library that "
+			       "crashes when called is broken or does not belong to this driver (a copied or "
+			       "partially upgraded libcuda/libnvidia-ml).");
+		finding_evidence(f, "call in progress", "driver helper", "%s", rt->last_call);
+		if (rt->cuda_lib.path[0])
+			finding_evidence(f, "libcuda.so.1", "dlopen", "%s", rt->cuda_lib.path);
+		if (rt->nvml_lib.path[0])
+			finding_evidence(f, "libnvidia-ml.so.1", "dlopen", "%s", rt->nvml_lib.path);
+		finding_fix(f, NULL, "reinstall the driver package so its libraries match the kernel module");
+	}
+}
+
+static void check_init(const struct facts *facts, struct findings *out)
+{
+	report_init(facts, out, "nvml", &facts->runtime.nvml_lib);
+	report_init(facts, out, "cuda", &facts->runtime.cuda_lib);
+}
+
+/* 00000000:01:00.0 (NVML) and 0000:01:00.0 (sysfs) name the same device. */
+static bool same_bus_id(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la < 7 || lb < 7)
+		return false;
+	return str_casestr(a + la - 7, b + lb - 7) == a + la - 7;
+}
+
+static void check_lost_gpus(const struct facts *facts, struct findings *out)
+{
+	const struct runtime_facts *rt = &facts->runtime;
+	struct finding *f = NULL;
+	bool added;
+
+	if (rt->nvml_count < 0 || facts->container.in_container || facts->container.wsl)
+		return;
+	for (int i = 0; i < facts->pci.count; i++) {
+		const struct pci_gpu *g = &facts->pci.gpus[i];
+		bool seen = false;
+
+		if (strcmp(g->driver, "nvidia") != 0)
+			continue;	/* unbound GPUs are driver.not-loaded's business */
+		for (int k = 0; k < rt->nvml_ndev; k++)
+			seen |= same_bus_id(rt->nvml[k].bus_id, g->address);
+		if (seen || rt->nvml_ndev == 0)
+			continue;
+		if (!f) {
+			f = find_or_add(out, "gpu.hardware-fault", SEV_WARNING, STAGE_GPU,
+					"a GPU on the bus is missing from the driver's list", &added);
+			if (added)
+				finding_detail(f, "The nvidia module is bound to the device, but NVML does not list it: the "
+					       "driver lost it (an Xid error) or failed to initialise it.");
+		}
+		finding_evidence(f, "GPU", g->sysfs_path, "%s on PCI, not among NVML's %d devices", g->address, rt->nvml_count);
+	}
+}
+
+static void check_modes(const struct facts *facts, struct findings *out)
+{
+	const struct runtime_facts *rt = &facts->runtime;
+
+	for (int i = 0; i < rt->nvml_ndev; i++) {
+		const struct nvml_device *d = &rt->nvml[i];
+		struct finding *f;
+
+		if (d->mig_current == 1 && d->mig_instances == 0) {
+			f = findings_add(out, "gpu.mig-or-compute-mode", SEV_ERROR, STAGE_CUDA,
+					 "GPU %d (%s) is in MIG mode with no instances", i, d->name);
+			finding_detail(f, "With MIG enabled, CUDA sees only MIG instances, and this GPU has none: CUDA "
+				       "programs see no device on it.");
+			finding_evidence(f, "MIG mode", "NVML", "enabled, 0 instances (%s)", d->uuid);
+			finding_fix(f, "sudo nvidia-smi mig -cgi 9,9 -C", "create GPU and compute instances (profile ids "
+				    "from `nvidia-smi mig -lgip`)");
+			finding_fix(f, "sudo nvidia-smi -i 0 -mig 0", "or switch MIG off (then reset the GPU)");
+		} else if (d->compute_mode == 2 || d->compute_mode == 3) {
+			f = findings_add(out, "gpu.mig-or-compute-mode", d->compute_mode == 2 ? SEV_ERROR : SEV_WARNING,
+					 STAGE_CUDA, "GPU %d (%s) is in %s compute mode", i, d->name,
+					 d->compute_mode == 2 ? "prohibited" : "exclusive-process");
+			finding_detail(f, d->compute_mode == 2 ? "No process may create a CUDA context on this GPU."
+							       : "Only one process at a time may use this GPU; a second gets "
+								 "\"all CUDA-capable devices are busy or unavailable\".");
+			finding_evidence(f, "compute mode", "NVML", "%s", d->compute_mode == 2 ? "prohibited" : "exclusive_process");
+			finding_fix(f, "sudo nvidia-smi -c DEFAULT", "set the compute mode back to default");
+		}
+	}
+}
+
+static void check_health(const struct facts *facts, struct findings *out)
+{
+	const struct runtime_facts *rt = &facts->runtime;
+	struct finding *f = NULL;
+	bool added;
+
+	for (int i = 0; i < rt->nvml_ndev; i++) {
+		const struct nvml_device *d = &rt->nvml[i];
+		bool fatal = d->remap_failure == 1;
+
+		if (d->ecc_uncorrected <= 0 && d->retired_pending != 1 && d->remap_pending != 1 && !fatal)
+			continue;
+		if (!f) {
+			f = find_or_add(out, "gpu.hardware-fault", SEV_WARNING, STAGE_GPU,
+					"GPU memory reports errors", &added);
+			if (added) {
+				finding_detail(f, "The GPU's memory has uncorrectable errors or pages waiting to be retired. "
+					       "Pending retirements and row remaps take effect at the next GPU reset; a "
+					       "failed row remap means the GPU should be replaced.");
+				finding_fix(f, "nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER", "read the details");
+				finding_fix(f, "sudo nvidia-smi -r", "reset the GPU (or reboot) so pending retirements apply");
+			}
+		}
+		if (fatal)
+			f->severity = SEV_ERROR;
+		finding_evidence(f, "GPU", d->bus_id, "%d %s: uncorrected ECC %lld, retired pages pending %s, row remap "
+				 "pending %s, row remap failure %s", i, d->name, d->ecc_uncorrected,
+				 d->retired_pending == 1 ? "yes" : "no", d->remap_pending == 1 ? "yes" : "no",
+				 d->remap_failure == 1 ? "yes" : "no");
+	}
+}
+
+static void check_persistence(const struct facts *facts, struct findings *out)
+{
+	const struct runtime_facts *rt = &facts->runtime;
+	int off = 0;
+	struct finding *f;
+
+	for (int i = 0; i < rt->nvml_ndev; i++)
+		off += rt->nvml[i].persistence == 0;
+	if (rt->nvml_ndev < 2 || off == 0 || facts->container.in_container)
+		return;
+	f = findings_add(out, "gpu.persistence-off", SEV_INFO, STAGE_GPU,
+			 "persistence mode is off on %d of %d GPUs", off, rt->nvml_ndev);
+	finding_detail(f, "Without persistence, the driver tears each GPU down when the last process exits and "
+		       "sets it up again for the next one, adding seconds to every start and letting settings reset.");
+	finding_fix(f, "sudo systemctl enable --now nvidia-persistenced", "run the persistence daemon");
+}
+
+/* UUIDs and MIG ids in CUDA_VISIBLE_DEVICES checked against what NVML lists. */
+static void check_visible_ids(const struct facts *facts, struct findings *out)
+{
+	const struct runtime_facts *rt = &facts->runtime;
+	const char *value = facts_env(facts, "CUDA_VISIBLE_DEVICES");
+	char buf[1024], *save = NULL;
+	bool any_mig = false;
+	int pos = 0;
+
+	if (!value || rt->nvml_ndev == 0 || findings_get(out, "env.visible-devices"))
+		return;
+	for (int i = 0; i < rt->nvml_ndev; i++)
+		any_mig |= rt->nvml[i].mig_current == 1;
+	str_copy(buf, sizeof(buf), value);
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save), pos++) {
+		const char *problem = NULL;
+
+		str_trim(tok);
+		if (str_starts_with(tok, "GPU-")) {
+			bool found = false;
+
+			for (int i = 0; i < rt->nvml_ndev; i++)
+				found |= str_starts_with(rt->nvml[i].uuid, tok);
+			if (!found)
+				problem = "names a GPU UUID this machine does not have";
+		} else if (str_starts_with(tok, "MIG-") && !any_mig) {
+			problem = "names a MIG instance, but MIG is off on every GPU";
+		} else if (str_is_digits(tok) && facts->pci.count == 0 && rt->nvml_count >= 0 &&
+			   atoi(tok) >= rt->nvml_count) {
+			problem = "names an index beyond the GPUs the driver lists";
+		}
+		if (problem) {
+			struct finding *f = findings_add(out, "env.visible-devices", pos == 0 ? SEV_ERROR : SEV_WARNING,
+							 STAGE_CUDA, "CUDA_VISIBLE_DEVICES entry \"%s\" %s", tok, problem);
+
+			finding_detail(f, "CUDA stops reading CUDA_VISIBLE_DEVICES at the first entry it cannot use, so %s.",
+				       pos == 0 ? "no GPU is visible" : "the entries after it are dropped too");
+			finding_evidence(f, "CUDA_VISIBLE_DEVICES", "environment", "\"%s\"", value);
+			for (int i = 0; i < rt->nvml_ndev && i < 8; i++)
+				finding_evidence(f, "GPU", "NVML", "%d: %s%s", i, rt->nvml[i].uuid,
+						 rt->nvml[i].mig_current == 1 ? " (MIG on)" : "");
+			finding_fix(f, NULL, "use `nvidia-smi -L` for the exact UUIDs (and MIG ids)");
+			return;
+		}
+	}
+}
+
+static const struct rule runtime_rules[] = {
+	{ "driver.hung", check_hung },
+	{ "cuda.init-failed", check_init },
+	{ "gpu.hardware-fault", check_lost_gpus },
+	{ "gpu.mig-or-compute-mode", check_modes },
+	{ "gpu.hardware-fault", check_health },
+	{ "gpu.persistence-off", check_persistence },
+	{ "env.visible-devices", check_visible_ids },
+};
+
+const struct rule_family rules_runtime = { "runtime", runtime_rules, sizeof(runtime_rules) / sizeof(runtime_rules[0]) };

@@ -1,0 +1,98 @@
+/*
+ * fake_gpu.h - the machine the fake NVIDIA libraries pretend to be.
+ *
+ * Test-only. fake_gpu.c reads the gpu.json named by $GPUDOCTOR_FAKE_GPU
+ * (once, on the first call into either fake) into the plain structures
+ * below; fake_nvml.c and fake_cuda.c answer from them. Nothing here holds
+ * heap memory after loading. Format: docs/fake-gpu.md.
+ */
+#ifndef GD_TESTS_FAKE_GPU_H
+#define GD_TESTS_FAKE_GPU_H
+
+#include <stddef.h>
+
+#define FAKE_MAX_DEVICES 32
+#define FAKE_MAX_PROCS 64
+#define FAKE_MAX_MIG 7		/* nvmlDeviceGetMaxMigDeviceCount on a MIG-capable GPU */
+#define FAKE_MAX_FAULTS 16	/* functions named by "hang" / "crash" */
+#define FAKE_STR 128
+
+/* Everything the fakes define but do not export. */
+#define FAKE_HIDDEN __attribute__((visibility("hidden")))
+#define FAKE_EXPORT __attribute__((visibility("default")))
+
+/*
+ * Declare an exported function with the function type behind its typedef
+ * in src/probe/driver/{nvml,cuda}_api.h (nvmlInit_v2 -> nvmlInit_v2_fn):
+ * a definition that drifts from the header is a "conflicting types" error.
+ */
+#define FAKE_API(name) FAKE_EXPORT __typeof__(*(name##_fn)0) name
+
+/* -1 in an int/long long field below means "missing from gpu.json". */
+struct fake_proc {
+	unsigned pid;
+	char name[FAKE_STR];		/* informational; NVML does not report it */
+	long long used_mib;		/* -1: NVML_VALUE_NOT_AVAILABLE */
+};
+
+struct fake_device {
+	char name[FAKE_STR];		/* "" when missing */
+	char uuid[FAKE_STR];		/* "" when missing */
+	int has_pci;
+	unsigned pci_domain, pci_bus, pci_dev, pci_fn;
+	long long pci_device_id;	/* e.g. 0x2204 */
+	int cc_major, cc_minor;		/* both -1 when missing */
+	long long memory_mib, memory_used_mib;
+	long long sm_count, clock_mhz, mem_clock_mhz, bus_width;
+	long long temperature_c, utilization;
+	double power_w, power_limit_w;	/* < 0 when missing */
+	int persistence_mode;		/* -1, 0, 1 */
+	int compute_mode;		/* -1 or an NVML_COMPUTEMODE_* value */
+	int mig, mig_pending;		/* -1, 0, 1; mig_pending defaults to mig */
+	int mig_instances;		/* 0..FAKE_MAX_MIG, counts only when mig is 1 */
+	long long ecc_uncorrected;
+	int retired_pages_pending;	/* -1, 0, 1 */
+	int row_remap_failure, row_remap_pending;	/* -1, 0, 1 */
+	int has_processes;
+	int nprocs;
+	struct fake_proc procs[FAKE_MAX_PROCS];
+};
+
+struct fake_gpu {
+	int loaded;			/* 0: no variable or unreadable file: no GPU */
+	char driver_version[FAKE_STR];
+	int cuda_version;
+	int nvml_init;			/* nvmlReturn_t for nvmlInit_v2 */
+	int cu_init;			/* CUresult for cuInit */
+	int nhang, ncrash;
+	char hang[FAKE_MAX_FAULTS][64];
+	char crash[FAKE_MAX_FAULTS][64];
+	int ndev;
+	struct fake_device dev[FAKE_MAX_DEVICES];
+};
+
+enum fake_api { FAKE_NVML, FAKE_CUDA };
+
+/* The machine (loaded on first use; never NULL). */
+FAKE_HIDDEN const struct fake_gpu *fake_gpu(void);
+
+/*
+ * Call first thing in every exported function: loads gpu.json if needed,
+ * then never returns if gpu.json says "hang": FN, and dies of SIGSEGV if
+ * it says "crash": FN.
+ */
+FAKE_HIDDEN void fake_enter(const char *fn);
+
+/* Name of a result code, NULL if the table has none. */
+FAKE_HIDDEN const char *fake_code_name(enum fake_api api, int code);
+
+/* nvmlErrorString's text for an nvmlReturn_t ("Unknown Error" if none). */
+FAKE_HIDDEN const char *fake_nvml_text(int code);
+
+/* Print "fake-gpu: ..." on stderr. */
+FAKE_HIDDEN void fake_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Copy src into dst[len]: 0 when it fits, -1 (dst untouched) when it does not. */
+FAKE_HIDDEN int fake_copy(char *dst, size_t len, const char *src);
+
+#endif
