@@ -26,7 +26,9 @@ int kb_gpu_by_pci_id(unsigned device, struct kb_gpu *out)
 	int col = kb_column(t, "pci_id");
 	char id[8];
 
-	str_printf(id, sizeof(id), "%04x", device & 0xffff);
+	if (device > 0xffff)
+		return -1;
+	str_printf(id, sizeof(id), "%04x", device);
 	for (size_t r = 0; r < t->nrows; r++) {
 		if (strcmp(kb_cell(t, r, col), id) == 0) {
 			fill_gpu(out, r);
@@ -42,36 +44,41 @@ int kb_gpu_by_pci_id(unsigned device, struct kb_gpu *out)
  * variants, but not "GeForce RTX 40900"; kb_gpu_find sorts the shortest
  * name first, so the plain card leads.
  */
-static bool words_match(const char *name, const char *query)
+static int words_match(const char *name, const char *query)
 {
 	char q[128], *save = NULL;
+	int quality = 2;	/* 2: every word stands alone; 1: some sit inside a hyphenated name */
 
 	str_copy(q, sizeof(q), query);
 	for (char *w = strtok_r(q, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
 		const char *p = name;
-		bool found = false;
+		int best = 0;
 		size_t n = strlen(w);
 
 		while ((p = str_casestr(p, w))) {
 			bool start = p == name || p[-1] == ' ' || p[-1] == '-';
-			bool end = p[n] == '\0' || p[n] == ' ';
+			bool end = p[n] == '\0' || p[n] == ' ' || p[n] == '-';
 
 			if (start && end) {
-				found = true;
-				break;
+				int q2 = (p == name || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' ') ? 2 : 1;
+
+				best = best > q2 ? best : q2;
 			}
 			p++;
 		}
-		if (!found)
-			return false;
+		if (!best)
+			return 0;
+		quality = quality < best ? quality : best;
 	}
-	return true;
+	return quality;
 }
 
 int kb_gpu_find(const char *query, struct kb_gpu *out, int max)
 {
 	const struct kb_table *t = &kb_table_gpus;
 	int col = kb_column(t, "name"), n = 0;
+	struct kb_gpu all[64];
+	int quality[64];
 	uint64_t id;
 
 	/* "2684", "0x2684" or "10de:2684" name a PCI device. */
@@ -86,25 +93,39 @@ int kb_gpu_find(const char *query, struct kb_gpu *out, int max)
 		if (str_to_u64(hex, &id) == 0 && kb_gpu_by_pci_id((unsigned)id, out) == 0)
 			return 1;
 	}
-	for (size_t r = 0; r < t->nrows && n < max; r++) {
+	/* Collect every match first: the best one may come late in the table. */
+	for (size_t r = 0; r < t->nrows && n < (int)(sizeof(all) / sizeof(all[0])); r++) {
 		const char *name = kb_cell(t, r, col);
+		int q = words_match(name, query);
 		bool dup = false;
 
-		if (!words_match(name, query))
+		if (!q)
 			continue;
 		for (int i = 0; i < n; i++)
-			dup |= strcmp(out[i].name, name) == 0;
-		if (!dup)
-			fill_gpu(&out[n++], r);
-	}
-	/* Shortest name first: "GeForce RTX 4090" before its Laptop and D variants. */
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && strlen(out[j].name) < strlen(out[j - 1].name); j--) {
-			struct kb_gpu tmp = out[j];
-
-			out[j] = out[j - 1];
-			out[j - 1] = tmp;
+			dup |= strcmp(all[i].name, name) == 0;
+		if (!dup) {
+			quality[n] = q;
+			fill_gpu(&all[n++], r);
 		}
+	}
+	/*
+	 * Whole-word matches first, then the shortest name: "GeForce RTX 4090"
+	 * before its Laptop and D variants, "A100 SXM4 40GB" before "A100-SXM-64GB".
+	 */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && (quality[j] > quality[j - 1] ||
+					  (quality[j] == quality[j - 1] && strlen(all[j].name) < strlen(all[j - 1].name))); j--) {
+			struct kb_gpu tmp = all[j];
+			int tq = quality[j];
+
+			all[j] = all[j - 1];
+			all[j - 1] = tmp;
+			quality[j] = quality[j - 1];
+			quality[j - 1] = tq;
+		}
+	if (n > max)
+		n = max;
+	memcpy(out, all, (size_t)(n > 0 ? n : 0) * sizeof(*out));
 	return n;
 }
 

@@ -136,10 +136,14 @@ static json_t *gpu_query(const char *query, struct error *err)
 		error_set(err, "no GPU in the table matches '%s'", query);
 		return NULL;
 	}
-	str_printf(summary, sizeof(summary), "%s: compute capability %s (sm_%.*s%s), %s%s%s", found[0].name,
-		   found[0].cc[0] ? found[0].cc : "unknown", (int)strcspn(found[0].cc, "."), found[0].cc,
-		   strchr(found[0].cc, '.') ? strchr(found[0].cc, '.') + 1 : "", found[0].arch,
-		   n > 1 ? "; also matches " : "", n > 1 ? found[1].name : "");
+	if (found[0].cc[0])
+		str_printf(summary, sizeof(summary), "%s: compute capability %s (sm_%.*s%s), %s%s%s", found[0].name,
+			   found[0].cc, (int)strcspn(found[0].cc, "."), found[0].cc,
+			   strchr(found[0].cc, '.') ? strchr(found[0].cc, '.') + 1 : "", found[0].arch,
+			   n > 1 ? "; also matches " : "", n > 1 ? found[1].name : "");
+	else
+		str_printf(summary, sizeof(summary), "%s: compute capability unknown, %s%s%s", found[0].name,
+			   found[0].arch, n > 1 ? "; also matches " : "", n > 1 ? found[1].name : "");
 	if (found[0].cc[0]) {
 		struct kb_torch_choice ch;
 
@@ -327,8 +331,14 @@ json_t *kb_query(int argc, char *const *argv, struct error *err)
 		return torch_query(argv[1], err);
 	if (argc >= 1 && strcmp(argv[0], "torch-for") == 0)
 		return torch_for_query(argc, argv, err);
-	if (argc == 2 && strcmp(argv[0], "gpu") == 0)
-		return gpu_query(argv[1], err);
+	if (argc >= 2 && strcmp(argv[0], "gpu") == 0) {
+		/* `kb gpu RTX 4090` without quotes means the same as "RTX 4090". */
+		char name[128] = "";
+
+		for (int i = 1; i < argc; i++)
+			str_printf(name + strlen(name), sizeof(name) - strlen(name), "%s%s", i > 1 ? " " : "", argv[i]);
+		return gpu_query(name, err);
+	}
 	if (argc == 3 && strcmp(argv[0], "driver-for") == 0 && strcmp(argv[1], "cuda") == 0)
 		return driver_for_cuda(argv[2], err);
 	if (argc == 3 && strcmp(argv[0], "cuda-for") == 0 && strcmp(argv[1], "driver") == 0)

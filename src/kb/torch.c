@@ -90,13 +90,18 @@ enum kb_arch_fit kb_arch_fit(const char *archs, const char *cc)
 	return fit;
 }
 
-/* pip's view: "3.10" is in "3.9,3.10,3.11"; an empty list is unknown (accepted). */
+/*
+ * pip's view: "3.10" is in "3.9,3.10,3.11". A release whose Python list the
+ * table does not know is not offered for a specific Python: never guess.
+ */
 bool kb_python_supported(const char *list, const char *python)
 {
 	char buf[256], *save = NULL;
 
-	if (!python || !python[0] || !list[0])
+	if (!python || !python[0])
 		return true;
+	if (!list[0])
+		return false;
 	str_copy(buf, sizeof(buf), list);
 	for (char *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save))
 		if (strcmp(str_trim(p), python) == 0)
@@ -123,18 +128,26 @@ int kb_torch_pip_command(const struct kb_torch_variant *v, char *out, size_t out
  */
 int kb_torch_variant_min_driver(const struct kb_torch_variant *v, struct kb_answer *out)
 {
-	struct kb_answer first;
+	struct kb_answer first, own;
 	char x0[16];
+	bool have_own;
 
 	if (!v->cuda[0])
 		return -1;
+	have_own = kb_cuda_min_driver(v->cuda, &own) == 0;
 	str_printf(x0, sizeof(x0), "%d.0", atoi(v->cuda));
 	if (kb_cuda_minor_compat_driver(atoi(v->cuda), out) == 0) {
 		if (kb_cuda_min_driver(x0, &first) == 0 && version_compare(first.value, out->value) > 0)
 			*out = first;
+		/* X.0 itself predates its major's compatibility floor (11.0 GA: 450.51.05). */
+		if (have_own && version_compare(own.value, out->value) < 0)
+			*out = own;
 		return 0;
 	}
-	return kb_cuda_min_driver(v->cuda, out);
+	if (!have_own)
+		return -1;
+	*out = own;
+	return 0;
 }
 
 /* Releases are listed oldest first; compare versions to walk newest first. */

@@ -1056,8 +1056,9 @@ static void test_python_supported(void **state)
 	assert_false(kb_python_supported("3.13,3.14", "3.13t"));
 	assert_false(kb_python_supported("3.13t", "3.13"));
 	assert_true(kb_python_supported(" 3.9 , 3.10 ", "3.10"));
-	/* unknown list or no Python: accepted */
-	assert_true(kb_python_supported("", "3.15"));
+	/* an unknown list is not offered for a specific Python (never guess); no Python: accepted */
+	assert_false(kb_python_supported("", "3.15"));
+
 	assert_true(kb_python_supported("3.9", NULL));
 	assert_true(kb_python_supported("3.9", ""));
 	/* against the tables: torch_releases:50 (2.13.0), :18 (1.10.0), :11 (1.7.0, unknown) */
@@ -1072,7 +1073,7 @@ static void test_python_supported(void **state)
 		assert_true(kb_python_supported(r.python, "3.6"));
 		assert_false(kb_python_supported(r.python, "3.10"));
 		assert_int_equal(kb_torch_release("1.7.0", &r), 0);
-		assert_true(kb_python_supported(r.python, "3.10"));
+		assert_false(kb_python_supported(r.python, "3.10"));	/* unknown list: not offered */
 	}
 }
 
