@@ -1,5 +1,6 @@
 #include "report/text_facts.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define LABEL_WIDTH 11
@@ -170,6 +171,69 @@ static void env_lines(struct textfmt *t, const struct facts *f, int detail)
 		fprintf(t->out, "no CUDA-related variables set\n");
 }
 
+static void cuda_version(char *out, size_t outsz, int v)
+{
+	if (v > 0)
+		snprintf(out, outsz, "%d.%d", v / 1000, (v % 1000) / 10);
+	else
+		snprintf(out, outsz, "?");
+}
+
+static void runtime_lines(struct textfmt *t, const struct facts *f, int detail)
+{
+	const struct runtime_facts *rt = &f->runtime;
+	char v[16];
+
+	label(t, "runtime");
+	if (!rt->ran) {
+		fprintf(t->out, "%s\n", rt->status.reason[0] ? rt->status.reason : "driver not called");
+		return;
+	}
+	if (rt->hung || rt->crashed) {
+		fprintf(t->out, "%s\n", rt->status.reason);
+		return;
+	}
+	if (rt->nvml_lib.attempted) {
+		if (!rt->nvml_lib.loaded)
+			fprintf(t->out, "NVML: cannot load (%s)\n", rt->nvml_lib.load_error);
+		else if (rt->nvml_lib.init)
+			fprintf(t->out, "NVML: init failed, %s\n", rt->nvml_lib.init_name);
+		else {
+			cuda_version(v, sizeof(v), rt->nvml_cuda_version);
+			fprintf(t->out, "NVML: driver %s, CUDA %s, %d GPU%s\n", rt->nvml_driver_version, v, rt->nvml_count,
+				rt->nvml_count == 1 ? "" : "s");
+		}
+		cont(t);
+	}
+	if (rt->cuda_lib.attempted) {
+		if (!rt->cuda_lib.loaded)
+			fprintf(t->out, "CUDA: cannot load (%s)\n", rt->cuda_lib.load_error);
+		else if (rt->cuda_lib.init)
+			fprintf(t->out, "CUDA: cuInit failed, %s\n", rt->cuda_lib.init_name);
+		else {
+			cuda_version(v, sizeof(v), rt->cuda_driver_version);
+			fprintf(t->out, "CUDA: driver API %s, %d device%s visible (%.0f ms)\n", v, rt->cuda_count,
+				rt->cuda_count == 1 ? "" : "s", rt->elapsed_ms);
+		}
+	} else {
+		fputc('\n', t->out);
+	}
+	for (int i = 0; i < rt->cuda_ndev && (detail > 0 || i < 4); i++) {
+		const struct cuda_device *d = &rt->cuda[i];
+
+		cont(t);
+		fprintf(t->out, "  cuda:%d %s sm_%d%d, %lld MiB, %d SMs, %s\n", i, d->name, d->cc_major, d->cc_minor,
+			d->mem_total_mib, d->sm_count, d->bus_id);
+	}
+	for (int i = 0; detail > 0 && i < rt->nvml_ndev; i++) {
+		const struct nvml_device *d = &rt->nvml[i];
+
+		cont(t);
+		fprintf(t->out, "  nvml:%d %s %s, %lld/%lld MiB used, %d%%, %d C\n", i, d->name, d->uuid,
+			d->mem_used_mib, d->mem_total_mib, d->utilization, d->temperature_c);
+	}
+}
+
 static void platform_lines(struct textfmt *t, const struct facts *f)
 {
 	const struct container_facts *c = &f->container;
@@ -193,6 +257,7 @@ void text_facts_summary(struct textfmt *t, const struct facts *f, int detail)
 	lib_line(t, "libcuda", &f->libs.cuda, detail);
 	if (detail > 0)
 		lib_line(t, "libnvml", &f->libs.nvml, detail);
+	runtime_lines(t, f, detail);
 	toolkit_lines(t, f, detail);
 	cudnn_lines(t, f);
 	env_lines(t, f, detail);
