@@ -48,7 +48,7 @@ BIN_SAN := build/asan/gpudoctor
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRC))
 
-.PHONY: all check deps unit scenarios smoke bench clean fakes
+.PHONY: all check deps unit scenarios smoke bench gpu-check clean fakes
 .SECONDARY:
 
 all: $(BIN)
@@ -111,6 +111,10 @@ smoke: $(BIN_SAN)
 
 bench: $(BIN)
 	bench/doctor-vs-collect-env.sh
+
+# On a machine with an NVIDIA GPU: gpudoctor's readings against nvidia-smi's.
+gpu-check: $(BIN)
+	tests/gpu-check $(BIN)
 
 clean:
 	rm -rf build
