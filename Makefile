@@ -94,7 +94,7 @@ build/asan/tests/%: tests/unit/%.c $(OBJ_LIB_SAN)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Wno-missing-prototypes $(SAN_FLAGS) -o $@ $< $(OBJ_LIB_SAN) $(LDLIBS) -lcmocka
 
 check: deps
-	@$(MAKE) --no-print-directory $(BIN) unit scenarios smoke
+	@$(MAKE) --no-print-directory $(BIN) unit fakes-test scenarios smoke
 	@echo "all checks passed"
 
 deps:
@@ -103,7 +103,7 @@ deps:
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 
-scenarios: $(BIN_SAN)
+scenarios: $(BIN_SAN) $(FAKES)
 	GPUDOCTOR=$(BIN_SAN) tests/run-scenarios
 
 smoke: $(BIN_SAN)
@@ -120,3 +120,4 @@ clean:
 	rm -rf build
 
 -include $(shell find build -name '*.d' 2>/dev/null)
+include tests/fakes/fakes.mk

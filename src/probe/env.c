@@ -80,7 +80,7 @@ static enum visible_kind visible_token_kind(const char *tok)
 static void parse_visible(struct env_facts *env, const char *value)
 {
 	char buf[1024];
-	char *save = NULL;
+	char *next;
 	enum visible_kind kind = VISIBLE_UNSET;
 
 	str_copy(buf, sizeof(buf), value);
@@ -89,9 +89,13 @@ static void parse_visible(struct env_facts *env, const char *value)
 		env->visible = VISIBLE_EMPTY;
 		return;
 	}
-	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	/* Not strtok: an empty entry ("0,,1") is an entry, and CUDA stops at it. */
+	for (char *tok = buf; tok; tok = next) {
 		enum visible_kind k;
 
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
 		str_trim(tok);
 		k = visible_token_kind(tok);
 		if (k == VISIBLE_INVALID) {

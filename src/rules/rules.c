@@ -10,7 +10,9 @@
 #include "util/str.h"
 
 static const struct rule_family *const families[] = {
-	&rules_platform, &rules_gpu, &rules_driver, &rules_libs, &rules_toolkit, &rules_runtime, &rules_env,
+	/* runtime after the static families: it adds the driver's word to their findings */
+	&rules_platform, &rules_gpu, &rules_driver, &rules_libs, &rules_toolkit, &rules_env, &rules_runtime,
+	&rules_summary,
 };
 
 /*

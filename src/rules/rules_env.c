@@ -142,11 +142,16 @@ static void check_ready(const struct facts *facts, struct findings *out)
 	finding_evidence(f, "libcuda.so.1", lib_origin_name(cuda->origin), "%s", cuda->resolved);
 }
 
-/* gpu.ready must run last: it looks at what the other families found. */
 static const struct rule env_rules[] = {
 	{ "env.visible-devices", check_visible_devices },
 	{ "env.debug-vars", check_debug_vars },
-	{ "gpu.ready", check_ready },
 };
 
 const struct rule_family rules_env = { "env", env_rules, sizeof(env_rules) / sizeof(env_rules[0]) };
+
+/* gpu.ready runs last: it looks at what every other family found. */
+static const struct rule summary_rules[] = {
+	{ "gpu.ready", check_ready },
+};
+
+const struct rule_family rules_summary = { "summary", summary_rules, 1 };

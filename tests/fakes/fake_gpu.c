@@ -598,7 +598,7 @@ static void load_device(json_t *o, int idx, struct fake_device *d)
 		d->has_processes = 1;
 		json_array_foreach(v, i, p) {
 			struct fake_proc *fp = &d->procs[d->nprocs];
-			char pctx[48];
+			char pctx[96];
 			long long pid;
 
 			snprintf(pctx, sizeof(pctx), "%s.processes[%zu]", ctx, i);

@@ -172,6 +172,15 @@ void probe_runtime(struct facts *f, const struct probe_ctx *ctx)
 	}
 	close(pipefd[0]);
 	munmap(shared, sizeof(*shared));
+	/* Report the libraries by their path inside the diagnosed machine. */
+	if (!ctx->fs.live) {
+		struct rt_library *libs[] = { &rt->nvml_lib, &rt->cuda_lib };
+		size_t n = strlen(ctx->fs.dir);
+
+		for (size_t i = 0; i < 2; i++)
+			if (strncmp(libs[i]->path, ctx->fs.dir, n) == 0 && libs[i]->path[n] == '/')
+				memmove(libs[i]->path, libs[i]->path + n, strlen(libs[i]->path + n) + 1);
+	}
 	name_result(&rt->nvml_lib, "nvmlReturn_t");
 	name_result(&rt->cuda_lib, "CUresult");
 }

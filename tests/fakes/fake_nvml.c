@@ -1,0 +1,554 @@
+/*
+ * fake_nvml.c - a test-only libnvidia-ml.so.1 that answers from gpu.json
+ * (docs/fake-gpu.md). Exports exactly the functions gpudoctor resolves,
+ * with the types of src/probe/driver/nvml_api.h.
+ *
+ * Devices are enumerated in gpu.json order; CUDA_VISIBLE_DEVICES is
+ * ignored, as by the real NVML. A field missing on a device makes its
+ * query return NVML_ERROR_NOT_SUPPORTED.
+ */
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fake_gpu.h"
+#include "probe/driver/nvml_api.h"
+
+/* Codes nvml_api.h does not name (values from nvml.h). */
+#define NVML_ERROR_UNINITIALIZED 1
+#define NVML_ERROR_INVALID_ARGUMENT 2
+#define NVML_ERROR_NOT_FOUND 6
+#define NVML_VALUE_NOT_AVAILABLE_ULL (~0ULL)
+#define NVML_NO_INSTANCE_ID 0xFFFFFFFFu	/* gpuInstanceId / computeInstanceId outside MIG */
+#define PCI_VENDOR_NVIDIA 0x10deu
+#define MIB (1024ULL * 1024ULL)
+
+/* A handle is a pointer to one of these; gpu indexes gpu.json's devices. */
+struct nvmlDevice_st {
+	int gpu;
+	int mig;	/* -1: the GPU itself; else the MIG device's index */
+};
+
+static struct nvmlDevice_st gpu_handles[FAKE_MAX_DEVICES];
+static struct nvmlDevice_st mig_handles[FAKE_MAX_DEVICES][FAKE_MAX_MIG];
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int init_count;	/* nvmlInit_v2 minus nvmlShutdown, as NVML counts */
+
+FAKE_API(nvmlInit_v2);
+FAKE_API(nvmlShutdown);
+FAKE_API(nvmlSystemGetDriverVersion);
+FAKE_API(nvmlSystemGetCudaDriverVersion_v2);
+FAKE_API(nvmlDeviceGetCount_v2);
+FAKE_API(nvmlDeviceGetHandleByIndex_v2);
+FAKE_API(nvmlDeviceGetName);
+FAKE_API(nvmlDeviceGetUUID);
+FAKE_API(nvmlDeviceGetPciInfo_v3);
+FAKE_API(nvmlDeviceGetMemoryInfo);
+FAKE_API(nvmlDeviceGetUtilizationRates);
+FAKE_API(nvmlDeviceGetTemperature);
+FAKE_API(nvmlDeviceGetPowerUsage);
+FAKE_API(nvmlDeviceGetEnforcedPowerLimit);
+FAKE_API(nvmlDeviceGetPersistenceMode);
+FAKE_API(nvmlDeviceGetComputeMode);
+FAKE_API(nvmlDeviceGetMigMode);
+FAKE_API(nvmlDeviceGetMaxMigDeviceCount);
+FAKE_API(nvmlDeviceGetMigDeviceHandleByIndex);
+FAKE_API(nvmlDeviceGetTotalEccErrors);
+FAKE_API(nvmlDeviceGetRetiredPagesPendingStatus);
+FAKE_API(nvmlDeviceGetRemappedRows);
+FAKE_API(nvmlDeviceGetComputeRunningProcesses_v3);
+FAKE_API(nvmlDeviceGetCudaComputeCapability);
+
+/* nvml_api.h has no typedef for it (gpudoctor does not call it); nvml.h's signature. */
+FAKE_EXPORT const char *nvmlErrorString(nvmlReturn_t result);
+
+static int initialized(void)
+{
+	int n;
+
+	pthread_mutex_lock(&lock);
+	n = init_count;
+	pthread_mutex_unlock(&lock);
+	return n > 0;
+}
+
+/* MIG devices that exist on GPU d (0 unless MIG mode is on). */
+static int mig_count(const struct fake_device *d)
+{
+	return d->mig == 1 ? d->mig_instances : 0;
+}
+
+/*
+ * Validate a handle passed back to us: one of gpu_handles[] for an existing
+ * device, or of mig_handles[][] for an existing MIG device. NULL when not.
+ */
+static const struct fake_device *device_of(nvmlDevice_t h, int *mig)
+{
+	const struct fake_gpu *g = fake_gpu();
+
+	if (!h)
+		return NULL;
+	for (int i = 0; i < g->ndev; i++) {
+		if (h == &gpu_handles[i]) {
+			*mig = -1;
+			return &g->dev[i];
+		}
+		for (int j = 0; j < mig_count(&g->dev[i]); j++) {
+			if (h == &mig_handles[i][j]) {
+				*mig = j;
+				return &g->dev[i];
+			}
+		}
+	}
+	return NULL;
+}
+
+/* Common prologue of the device queries: initialized, valid handle. */
+#define DEVICE(fn, h, d, mig)                             \
+	do {                                              \
+		fake_enter(fn);                           \
+		if (!initialized())                       \
+			return NVML_ERROR_UNINITIALIZED;  \
+		(d) = device_of((h), &(mig));             \
+		if (!(d))                                 \
+			return NVML_ERROR_INVALID_ARGUMENT; \
+	} while (0)
+
+/* Queries a MIG device does not answer here. */
+#define GPU_ONLY(mig)                                  \
+	do {                                           \
+		if ((mig) >= 0)                        \
+			return NVML_ERROR_NOT_SUPPORTED; \
+	} while (0)
+
+static nvmlReturn_t copy_out(char *dst, unsigned int len, const char *src)
+{
+	if (!dst)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	return fake_copy(dst, len, src) == 0 ? NVML_SUCCESS : NVML_ERROR_INSUFFICIENT_SIZE;
+}
+
+/* "Ng" of a MIG profile when n instances split the GPU evenly, and its 1/8 memory slices. */
+static int mig_slices(int n, int *mem_eighths)
+{
+	int g = n > 0 ? FAKE_MAX_MIG / n : FAKE_MAX_MIG;
+
+	*mem_eighths = g == 3 ? 4 : g == 7 ? 8 : g;
+	return g;
+}
+
+nvmlReturn_t nvmlInit_v2(void)
+{
+	const struct fake_gpu *g;
+
+	fake_enter("nvmlInit_v2");
+	g = fake_gpu();
+	if (!g->loaded)
+		return NVML_ERROR_DRIVER_NOT_LOADED;
+	if (g->nvml_init != NVML_SUCCESS)
+		return g->nvml_init;
+	pthread_mutex_lock(&lock);
+	init_count++;
+	pthread_mutex_unlock(&lock);
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlShutdown(void)
+{
+	nvmlReturn_t r = NVML_SUCCESS;
+
+	fake_enter("nvmlShutdown");
+	pthread_mutex_lock(&lock);
+	if (init_count > 0)
+		init_count--;
+	else
+		r = NVML_ERROR_UNINITIALIZED;
+	pthread_mutex_unlock(&lock);
+	return r;
+}
+
+const char *nvmlErrorString(nvmlReturn_t result)
+{
+	fake_enter("nvmlErrorString");
+	return fake_nvml_text(result);
+}
+
+nvmlReturn_t nvmlSystemGetDriverVersion(char *version, unsigned int length)
+{
+	fake_enter("nvmlSystemGetDriverVersion");
+	if (!initialized())
+		return NVML_ERROR_UNINITIALIZED;
+	return copy_out(version, length, fake_gpu()->driver_version);
+}
+
+nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int *cudaDriverVersion)
+{
+	fake_enter("nvmlSystemGetCudaDriverVersion_v2");
+	if (!initialized())
+		return NVML_ERROR_UNINITIALIZED;
+	if (!cudaDriverVersion)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	*cudaDriverVersion = fake_gpu()->cuda_version;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *count)
+{
+	fake_enter("nvmlDeviceGetCount_v2");
+	if (!initialized())
+		return NVML_ERROR_UNINITIALIZED;
+	if (!count)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	*count = (unsigned)fake_gpu()->ndev;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *device)
+{
+	fake_enter("nvmlDeviceGetHandleByIndex_v2");
+	if (!initialized())
+		return NVML_ERROR_UNINITIALIZED;
+	if (!device || index >= (unsigned)fake_gpu()->ndev)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	gpu_handles[index].gpu = (int)index;
+	gpu_handles[index].mig = -1;
+	*device = &gpu_handles[index];
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned int length)
+{
+	const struct fake_device *d;
+	char buf[FAKE_STR + 32];
+	int mig, mem8;
+
+	DEVICE("nvmlDeviceGetName", device, d, mig);
+	if (!d->name[0])
+		return NVML_ERROR_NOT_SUPPORTED;
+	if (mig < 0)
+		return copy_out(name, length, d->name);
+	/* e.g. "NVIDIA A100-SXM4-40GB MIG 3g.20gb" */
+	{
+		int g = mig_slices(d->mig_instances, &mem8);
+		long long gb = d->memory_mib > 0 ? d->memory_mib / 8 * mem8 / 1024 : 0;
+
+		snprintf(buf, sizeof(buf), "%s MIG %dg.%lldgb", d->name, g, gb);
+	}
+	return copy_out(name, length, buf);
+}
+
+nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid, unsigned int length)
+{
+	const struct fake_device *d;
+	char buf[FAKE_STR + 8];
+	size_t n;
+	int mig;
+
+	DEVICE("nvmlDeviceGetUUID", device, d, mig);
+	if (!d->uuid[0])
+		return NVML_ERROR_NOT_SUPPORTED;
+	if (mig < 0)
+		return copy_out(uuid, length, d->uuid);
+	/* "MIG-" + the GPU's UUID body with its last two digits replaced by the MIG index. */
+	snprintf(buf, sizeof(buf), "MIG-%s", strncmp(d->uuid, "GPU-", 4) == 0 ? d->uuid + 4 : d->uuid);
+	n = strlen(buf);
+	if (n >= 6) {
+		buf[n - 2] = "0123456789abcdef"[(mig >> 4) & 15];
+		buf[n - 1] = "0123456789abcdef"[mig & 15];
+	}
+	return copy_out(uuid, length, buf);
+}
+
+nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t *pci)
+{
+	const struct fake_device *d;
+	int mig;
+
+	DEVICE("nvmlDeviceGetPciInfo_v3", device, d, mig);
+	if (!pci)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (!d->has_pci)
+		return NVML_ERROR_NOT_SUPPORTED;
+	memset(pci, 0, sizeof(*pci));
+	pci->domain = d->pci_domain;
+	pci->bus = d->pci_bus;
+	pci->device = d->pci_dev;
+	pci->pciDeviceId = (unsigned)(d->pci_device_id > 0 ? d->pci_device_id : 0) << 16 | PCI_VENDOR_NVIDIA;
+	pci->pciSubSystemId = 0;
+	snprintf(pci->busId, sizeof(pci->busId), "%08X:%02X:%02X.%X", d->pci_domain, d->pci_bus, d->pci_dev,
+		 d->pci_fn);
+	snprintf(pci->busIdLegacy, sizeof(pci->busIdLegacy), "%04X:%02X:%02X.%X", d->pci_domain & 0xffffu,
+		 d->pci_bus, d->pci_dev, d->pci_fn);
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *memory)
+{
+	const struct fake_device *d;
+	unsigned long long total, used = 0;
+	int mig, mem8;
+
+	DEVICE("nvmlDeviceGetMemoryInfo", device, d, mig);
+	if (!memory)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (d->memory_mib < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	total = (unsigned long long)d->memory_mib * MIB;
+	if (mig >= 0) {
+		mig_slices(d->mig_instances, &mem8);
+		total = (unsigned long long)(d->memory_mib / 8 * mem8) * MIB;
+	} else if (d->memory_used_mib >= 0) {
+		used = (unsigned long long)d->memory_used_mib * MIB;
+	} else {
+		for (int i = 0; i < d->nprocs; i++)	/* default: what the processes hold */
+			if (d->procs[i].used_mib > 0)
+				used += (unsigned long long)d->procs[i].used_mib * MIB;
+	}
+	if (used > total)
+		used = total;
+	memory->total = total;
+	memory->used = used;
+	memory->free = total - used;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device, nvmlUtilization_t *utilization)
+{
+	const struct fake_device *d;
+	int mig;
+
+	DEVICE("nvmlDeviceGetUtilizationRates", device, d, mig);
+	GPU_ONLY(mig);
+	if (!utilization)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (d->utilization < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	utilization->gpu = (unsigned)d->utilization;
+	utilization->memory = 0;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device, int sensor, unsigned int *temp)
+{
+	const struct fake_device *d;
+	int mig;
+
+	DEVICE("nvmlDeviceGetTemperature", device, d, mig);
+	GPU_ONLY(mig);
+	if (!temp || sensor != NVML_TEMPERATURE_GPU)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (d->temperature_c < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	*temp = (unsigned)d->temperature_c;
+	return NVML_SUCCESS;
+}
+
+static nvmlReturn_t milliwatts(double watts, unsigned int *out)
+{
+	if (!out)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (watts < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	*out = (unsigned)(watts * 1000 + 0.5);
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t device, unsigned int *power)
+{
+	const struct fake_device *d;
+	int mig;
+
+	DEVICE("nvmlDeviceGetPowerUsage", device, d, mig);
+	GPU_ONLY(mig);
+	return milliwatts(d->power_w, power);
+}
+
+nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t device, unsigned int *limit)
+{
+	const struct fake_device *d;
+	int mig;
+
+	DEVICE("nvmlDeviceGetEnforcedPowerLimit", device, d, mig);
+	GPU_ONLY(mig);
+	return milliwatts(d->power_limit_w, limit);
+}
+
+nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t device, nvmlEnableState_t *mode)
+{
+	const struct fake_device *d;
+	int mig;
+
+	DEVICE("nvmlDeviceGetPersistenceMode", device, d, mig);
+	GPU_ONLY(mig);
+	if (!mode)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (d->persistence_mode < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	*mode = d->persistence_mode;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetComputeMode(nvmlDevice_t device, nvmlComputeMode_t *mode)
+{
+	const struct fake_device *d;
+	int mig;
+
+	DEVICE("nvmlDeviceGetComputeMode", device, d, mig);
+	GPU_ONLY(mig);
+	if (!mode)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (d->compute_mode < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	*mode = d->compute_mode;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned int *currentMode, unsigned int *pendingMode)
+{
+	const struct fake_device *d;
+	int mig;
+
+	DEVICE("nvmlDeviceGetMigMode", device, d, mig);
+	GPU_ONLY(mig);
+	if (!currentMode || !pendingMode)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (d->mig < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	*currentMode = (unsigned)d->mig;
+	*pendingMode = (unsigned)d->mig_pending;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t device, unsigned int *count)
+{
+	const struct fake_device *d;
+	int mig;
+
+	DEVICE("nvmlDeviceGetMaxMigDeviceCount", device, d, mig);
+	GPU_ONLY(mig);
+	if (!count)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (d->mig < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	*count = FAKE_MAX_MIG;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t device, unsigned int index, nvmlDevice_t *migDevice)
+{
+	const struct fake_device *d;
+	int mig, gpu;
+
+	DEVICE("nvmlDeviceGetMigDeviceHandleByIndex", device, d, mig);
+	if (mig >= 0 || !migDevice)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (d->mig < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	if (index >= (unsigned)mig_count(d))
+		return NVML_ERROR_NOT_FOUND;
+	gpu = (int)(d - fake_gpu()->dev);
+	mig_handles[gpu][index].gpu = gpu;
+	mig_handles[gpu][index].mig = (int)index;
+	*migDevice = &mig_handles[gpu][index];
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t device, int errorType, int counterType,
+					 unsigned long long *eccCounts)
+{
+	const struct fake_device *d;
+	int mig;
+
+	DEVICE("nvmlDeviceGetTotalEccErrors", device, d, mig);
+	GPU_ONLY(mig);
+	if (!eccCounts || (errorType != 0 && errorType != 1) || (counterType != 0 && counterType != 1))
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (d->ecc_uncorrected < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	*eccCounts = errorType == NVML_MEMORY_ERROR_TYPE_UNCORRECTED ? (unsigned long long)d->ecc_uncorrected : 0;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetRetiredPagesPendingStatus(nvmlDevice_t device, nvmlEnableState_t *isPending)
+{
+	const struct fake_device *d;
+	int mig;
+
+	DEVICE("nvmlDeviceGetRetiredPagesPendingStatus", device, d, mig);
+	GPU_ONLY(mig);
+	if (!isPending)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (d->retired_pages_pending < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	*isPending = d->retired_pages_pending;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t device, unsigned int *corrRows, unsigned int *uncRows,
+				       unsigned int *isPending, unsigned int *failureOccurred)
+{
+	const struct fake_device *d;
+	int mig;
+
+	DEVICE("nvmlDeviceGetRemappedRows", device, d, mig);
+	GPU_ONLY(mig);
+	if (!corrRows || !uncRows || !isPending || !failureOccurred)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (d->row_remap_failure < 0 && d->row_remap_pending < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	*corrRows = 0;
+	*uncRows = 0;
+	*isPending = d->row_remap_pending == 1;
+	*failureOccurred = d->row_remap_failure == 1;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device, unsigned int *infoCount,
+						     nvmlProcessInfo_t *infos)
+{
+	const struct fake_device *d;
+	unsigned n;
+	int mig;
+
+	DEVICE("nvmlDeviceGetComputeRunningProcesses_v3", device, d, mig);
+	GPU_ONLY(mig);
+	if (!infoCount)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (!d->has_processes)
+		return NVML_ERROR_NOT_SUPPORTED;
+	n = (unsigned)d->nprocs;
+	if (*infoCount < n) {
+		*infoCount = n;
+		return NVML_ERROR_INSUFFICIENT_SIZE;
+	}
+	if (n && !infos)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	for (unsigned i = 0; i < n; i++) {
+		const struct fake_proc *p = &d->procs[i];
+
+		memset(&infos[i], 0, sizeof(infos[i]));
+		infos[i].pid = p->pid;
+		infos[i].usedGpuMemory =
+			p->used_mib >= 0 ? (unsigned long long)p->used_mib * MIB : NVML_VALUE_NOT_AVAILABLE_ULL;
+		infos[i].gpuInstanceId = NVML_NO_INSTANCE_ID;
+		infos[i].computeInstanceId = NVML_NO_INSTANCE_ID;
+	}
+	*infoCount = n;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device, int *major, int *minor)
+{
+	const struct fake_device *d;
+	int mig;
+
+	DEVICE("nvmlDeviceGetCudaComputeCapability", device, d, mig);
+	if (!major || !minor)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (d->cc_major < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	*major = d->cc_major;
+	*minor = d->cc_minor;
+	return NVML_SUCCESS;
+}
