@@ -43,7 +43,8 @@ static const struct command commands[] = {
 
 static const char global_help[] =
 	"options:\n"
-	"  --root DIR            read the machine's files under DIR instead of / (runs nothing)\n"
+	"  --root DIR            read the machine's files under DIR instead of / (runs no program;\n"
+	"                        driver libraries found there are called in a helper unless --static)\n"
 	"  --format FORMAT       text (default), json or markdown\n"
 	"  --json                short for --format json\n"
 	"  --color WHEN          auto (default: only on a terminal, honours NO_COLOR), always, never\n"
@@ -215,8 +216,8 @@ int main(int argc, char **argv)
 	/* Writes to a closed pipe must fail with EPIPE, not kill us. */
 	signal(SIGPIPE, SIG_IGN);
 	if (getenv("GPUDOCTOR_TIMEOUT") && parse_seconds(getenv("GPUDOCTOR_TIMEOUT"), &opts.timeout_s) < 0) {
-		fprintf(stderr, "gpudoctor: GPUDOCTOR_TIMEOUT wants seconds from 0.1 to 3600\n");
-		return EXIT_USAGE;
+		fprintf(stderr, "gpudoctor: ignoring GPUDOCTOR_TIMEOUT: it wants seconds from 0.1 to 3600\n");
+		opts.timeout_s = 0;
 	}
 	if (parse_options(argc, argv, &opts, &version) < 0) {
 		fprintf(stderr, "try 'gpudoctor --help'\n");

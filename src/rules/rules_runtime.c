@@ -97,6 +97,8 @@ static struct finding *find_or_add(struct findings *out, const char *id, enum se
 	*added = !f;
 	if (!f)
 		f = findings_add(out, id, sev, stage, "%s", title);
+	else if (f->severity < sev)
+		f->severity = sev;	/* the driver's answer can make a warning an error */
 	return f;
 }
 
@@ -110,8 +112,14 @@ static void report_init(const struct facts *facts, struct findings *out, const c
 	if (!lib->init_done || lib->init == 0)
 		return;
 	c = cause_for(api, lib->init);
-	/* No device while CUDA_VISIBLE_DEVICES is set: the variable is the cause. */
-	if (strcmp(api, "cuda") == 0 && (lib->init == 100 || lib->init == 101) && visible) {
+	/*
+	 * No device while CUDA_VISIBLE_DEVICES hides them (by its own form, or as
+	 * another rule found): the variable is the cause. A valid-looking value
+	 * leaves the code to its usual meaning.
+	 */
+	if (strcmp(api, "cuda") == 0 && (lib->init == 100 || lib->init == 101) && visible &&
+	    (findings_get(out, "env.visible-devices") || facts->env.visible == VISIBLE_EMPTY ||
+	     facts->env.visible == VISIBLE_NONE || facts->env.visible == VISIBLE_INVALID)) {
 		f = find_or_add(out, "env.visible-devices", SEV_ERROR, STAGE_CUDA,
 				"CUDA sees no device because of CUDA_VISIBLE_DEVICES", &added);
 		if (added) {
@@ -148,7 +156,8 @@ static void check_hung(const struct facts *facts, struct findings *out)
 
 	if (rt->hung) {
 		f = findings_add(out, "driver.hung", SEV_ERROR, STAGE_USER_LIBS,
-				 "the NVIDIA driver did not answer: %s hung for %.0f s", rt->last_call, rt->timeout_s);
+				 "the NVIDIA driver did not answer: %s hung for %.*f s", rt->last_call,
+				 rt->timeout_s < 1 ? 1 : 0, rt->timeout_s);
 		finding_detail(f, "A call into the driver blocked until gpudoctor gave up on it. nvidia-smi and every CUDA "
 			       "program will hang the same way. The GPU or the driver is wedged, usually after an Xid "
 			       "error, a GPU that fell off the bus, or a process stuck in the kernel.");
@@ -171,8 +180,27 @@ static void check_hung(const struct facts *facts, struct findings *out)
 	}
 }
 
+/* A library that is there but cannot be loaded (wrong architecture, a missing dependency, corrupt). */
+static void report_load(struct findings *out, const char *soname, const struct rt_library *lib, enum severity sev)
+{
+	struct finding *f;
+	bool added;
+
+	if (!lib->attempted || lib->loaded || !lib->load_error[0])
+		return;
+	f = find_or_add(out, "cuda.init-failed", sev, STAGE_USER_LIBS, "the driver library cannot be loaded", &added);
+	if (added)
+		finding_detail(f, "The loader finds %s but cannot load it. Every CUDA program fails the same way.", soname);
+	finding_evidence(f, soname, "dlopen", "%s", lib->load_error);
+	if (added)
+		finding_fix(f, NULL, "reinstall the driver's libraries (same version as the kernel module); for a 32-bit or "
+			    "foreign-architecture copy, remove it from the library path");
+}
+
 static void check_init(const struct facts *facts, struct findings *out)
 {
+	report_load(out, "libcuda.so.1", &facts->runtime.cuda_lib, SEV_ERROR);
+	report_load(out, "libnvidia-ml.so.1", &facts->runtime.nvml_lib, SEV_WARNING);
 	report_init(facts, out, "nvml", &facts->runtime.nvml_lib);
 	report_init(facts, out, "cuda", &facts->runtime.cuda_lib);
 }
@@ -203,14 +231,17 @@ static void check_lost_gpus(const struct facts *facts, struct findings *out)
 			continue;	/* unbound GPUs are driver.not-loaded's business */
 		for (int k = 0; k < rt->nvml_ndev; k++)
 			seen |= same_bus_id(rt->nvml[k].bus_id, g->address);
-		if (seen || rt->nvml_ndev == 0)
+		if (seen)
 			continue;
 		if (!f) {
 			f = find_or_add(out, "gpu.hardware-fault", SEV_WARNING, STAGE_GPU,
 					"a GPU on the bus is missing from the driver's list", &added);
-			if (added)
+			if (added) {
 				finding_detail(f, "The nvidia module is bound to the device, but NVML does not list it: the "
 					       "driver lost it (an Xid error) or failed to initialise it.");
+				finding_fix(f, "sudo dmesg | grep -iE 'xid|nvrm'", "read why the driver dropped it");
+				finding_fix(f, "sudo reboot", "a reboot brings a lost GPU back, if the hardware is sound");
+			}
 		}
 		finding_evidence(f, "GPU", g->sysfs_path, "%s on PCI, not among NVML's %d devices", g->address, rt->nvml_count);
 	}
@@ -230,9 +261,14 @@ static void check_modes(const struct facts *facts, struct findings *out)
 			finding_detail(f, "With MIG enabled, CUDA sees only MIG instances, and this GPU has none: CUDA "
 				       "programs see no device on it.");
 			finding_evidence(f, "MIG mode", "NVML", "enabled, 0 instances (%s)", d->uuid);
-			finding_fix(f, "sudo nvidia-smi mig -cgi 9,9 -C", "create GPU and compute instances (profile ids "
-				    "from `nvidia-smi mig -lgip`)");
-			finding_fix(f, "sudo nvidia-smi -i 0 -mig 0", "or switch MIG off (then reset the GPU)");
+			finding_fix(f, "sudo nvidia-smi mig -lgip", "list the GPU instance profiles this GPU offers");
+			finding_fix(f, NULL, "create instances with `sudo nvidia-smi mig -i %d -cgi PROFILE_IDS -C`", i);
+			{
+				char cmd[64];
+
+				snprintf(cmd, sizeof(cmd), "sudo nvidia-smi -i %d -mig 0", i);
+				finding_fix(f, cmd, "or switch MIG off on this GPU (then reset it)");
+			}
 		} else if (d->compute_mode == 2 || d->compute_mode == 3) {
 			f = findings_add(out, "gpu.mig-or-compute-mode", d->compute_mode == 2 ? SEV_ERROR : SEV_WARNING,
 					 STAGE_CUDA, "GPU %d (%s) is in %s compute mode", i, d->name,
@@ -286,12 +322,15 @@ static void check_persistence(const struct facts *facts, struct findings *out)
 
 	for (int i = 0; i < rt->nvml_ndev; i++)
 		off += rt->nvml[i].persistence == 0;
-	if (rt->nvml_ndev < 2 || off == 0 || facts->container.in_container)
+	if (rt->nvml_ndev < 2 || off == 0 || facts->container.in_container || facts->container.wsl)
 		return;
 	f = findings_add(out, "gpu.persistence-off", SEV_INFO, STAGE_GPU,
 			 "persistence mode is off on %d of %d GPUs", off, rt->nvml_ndev);
 	finding_detail(f, "Without persistence, the driver tears each GPU down when the last process exits and "
 		       "sets it up again for the next one, adding seconds to every start and letting settings reset.");
+	for (int i = 0; i < rt->nvml_ndev; i++)
+		if (rt->nvml[i].persistence == 0)
+			finding_evidence(f, "persistence mode", "NVML", "GPU %d (%s): off", i, rt->nvml[i].bus_id);
 	finding_fix(f, "sudo systemctl enable --now nvidia-persistenced", "run the persistence daemon");
 }
 
@@ -300,7 +339,7 @@ static void check_visible_ids(const struct facts *facts, struct findings *out)
 {
 	const struct runtime_facts *rt = &facts->runtime;
 	const char *value = facts_env(facts, "CUDA_VISIBLE_DEVICES");
-	char buf[1024], *save = NULL;
+	char buf[1024], *next;
 	bool any_mig = false;
 	int pos = 0;
 
@@ -309,10 +348,15 @@ static void check_visible_ids(const struct facts *facts, struct findings *out)
 	for (int i = 0; i < rt->nvml_ndev; i++)
 		any_mig |= rt->nvml[i].mig_current == 1;
 	str_copy(buf, sizeof(buf), value);
-	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save), pos++) {
+	for (char *tok = buf; tok; tok = next, pos++) {
 		const char *problem = NULL;
 
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
 		str_trim(tok);
+		if (!str_is_digits(tok) && !str_starts_with(tok, "GPU-") && !str_starts_with(tok, "MIG-"))
+			return;	/* CUDA stops here; the static rule judges such entries */
 		if (str_starts_with(tok, "GPU-")) {
 			bool found = false;
 

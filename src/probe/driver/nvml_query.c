@@ -127,7 +127,8 @@ static void query_processes(struct runtime_facts *rt, const struct nvml *n, nvml
 	d->nprocs = (int)count;
 	for (unsigned i = 0; i < count; i++) {
 		d->procs[i].pid = infos[i].pid;
-		d->procs[i].used_mib = (long long)(infos[i].usedGpuMemory >> 20);
+		/* NVML_VALUE_NOT_AVAILABLE (all ones) means unknown, e.g. without permission. */
+		d->procs[i].used_mib = infos[i].usedGpuMemory == ~0ULL ? -1 : (long long)(infos[i].usedGpuMemory >> 20);
 	}
 }
 

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,16 +41,23 @@ static double now_ms(void)
 	return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
 }
 
-/* What to dlopen: live, the soname, as any program would; rooted, the file inside the root. */
+/*
+ * What to dlopen: live, the soname, as any program would; rooted, the file
+ * inside the root. An empty file in a root is a stand-in that only shows
+ * where a library is (a scenario without a fake driver): nothing to call.
+ */
 static bool library_file(const struct probe_ctx *ctx, const struct lib_choice *choice, const char *soname,
 			 char *out, size_t outsz)
 {
 	const struct lib_candidate *c = lib_choice_chosen(choice);
+	struct stat st;
 
 	if (!c)
 		return false;
 	if (ctx->fs.live)
 		return str_copy(out, outsz, soname) == 0;
+	if (rootfs_stat(&ctx->fs, c->resolved, &st) < 0 || st.st_size == 0)
+		return false;
 	return str_printf(out, outsz, "%s%s", ctx->fs.dir, c->resolved) == 0;
 }
 
@@ -83,7 +91,7 @@ static bool wait_done(int fd, double deadline_ms)
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
-			return r == 0 ? false : true;
+			return false;	/* deadline, or poll failed: stop the helper either way */
 		if (p.revents & (POLLHUP | POLLERR))
 			return true;
 		if (p.revents & POLLIN) {
@@ -131,7 +139,8 @@ void probe_runtime(struct facts *f, const struct probe_ctx *ctx)
 		return;
 	}
 	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (shared == MAP_FAILED || pipe(pipefd) < 0) {
+	if (shared == MAP_FAILED || pipe(pipefd) < 0 || fcntl(pipefd[0], F_SETFD, FD_CLOEXEC) < 0 ||
+	    fcntl(pipefd[1], F_SETFD, FD_CLOEXEC) < 0) {
 		fact_status_set(&rt->status, FACT_ERROR, "cannot start the driver helper: %s", strerror(errno));
 		if (shared != MAP_FAILED)
 			munmap(shared, sizeof(*shared));
@@ -149,15 +158,19 @@ void probe_runtime(struct facts *f, const struct probe_ctx *ctx)
 	if (pid < 0) {
 		fact_status_set(&rt->status, FACT_ERROR, "cannot start the driver helper: %s", strerror(errno));
 	} else {
+		bool killed = false;
+
 		deadline = start + rt->timeout_s * 1000.0;
 		if (!wait_done(pipefd[0], deadline))
-			kill(pid, SIGKILL);
+			killed = kill(pid, SIGKILL) == 0;
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
 		memcpy(rt, shared, sizeof(*rt));
 		rt->ran = true;
 		rt->elapsed_ms = now_ms() - start;
-		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && rt->last_call[0]) {
+		if (killed && !rt->last_call[0]) {
+			rt->status.state = FACT_OK;	/* it finished just as the deadline came */
+		} else if (killed) {
 			rt->hung = true;
 			fact_status_set(&rt->status, FACT_ERROR, "%s did not return within %.0f s", rt->last_call,
 					rt->timeout_s);
