@@ -20,25 +20,17 @@ static const struct command commands[] = {
 	  "cuDNN -> environment -> container/WSL and prints the root cause first, with\n"
 	  "evidence and the commands that fix it.\n\n"
 	  "Exit status: 0 ready, 1 not ready (an error finding; with --fail-on warning also\n"
-	  "a warning), 2 usage error, 3 internal error.\n" },
+	  "a warning), 2 usage error, 3 internal error.\n", NULL },
 	{ "info", cmd_info, "print the facts gathered about this machine, without judging them",
 	  "usage: gpudoctor info [options]\n\n"
 	  "Prints everything the probes found: system, GPUs, driver, libraries, toolkits,\n"
 	  "cuDNN, environment, container and WSL. --json gives the same \"facts\" object as\n"
-	  "the doctor's report.\n" },
+	  "the doctor's report.\n", NULL },
 	{ "kb", cmd_kb, "answer version questions from the built-in knowledge tables",
 	  "usage: gpudoctor kb QUERY [--json]\n\n"
 	  "Answers the version arithmetic of GPU setups from tables compiled into the\n"
 	  "binary, each row with its public source (-v shows the rows).\n\n"
-	  "queries:\n"
-	  "  gpudoctor kb driver-for cuda VERSION     minimum NVIDIA driver for a CUDA toolkit\n"
-	  "  gpudoctor kb cuda-for driver VERSION     newest CUDA a driver supports\n"
-	  "  gpudoctor kb gpu NAME|PCI-ID             compute capability and architecture of a GPU\n"
-	  "  gpudoctor kb torch VERSION               wheel variants, Python versions, install commands\n"
-	  "  gpudoctor kb torch-for [--driver V] [--gpu sm_XX|NAME] [--python 3.X]\n"
-	  "                                           the newest torch and variant that will work\n"
-	  "  gpudoctor kb arch sm_XX                  which CUDA toolkits can compile for it\n"
-	  "  gpudoctor kb error CODE|NAME             a CUDA driver, runtime or NVML status code\n" },
+	  "queries:\n", cmd_kb_queries },
 };
 
 static const char global_help[] =
@@ -240,7 +232,7 @@ int main(int argc, char **argv)
 		return cmd_finish_output(EXIT_READY);
 	}
 	if (opts.help) {
-		printf("%s\n%s", cmd->help, global_help);
+		printf("%s%s\n%s", cmd->help, cmd->more_help ? cmd->more_help() : "", global_help);
 		return cmd_finish_output(EXIT_READY);
 	}
 	if (opts.nargs > 0 && cmd->run != cmd_kb) {

@@ -38,11 +38,13 @@ struct command {
 	int (*run)(const struct cmd_options *opts);
 	const char *summary;
 	const char *help;		/* the command's --help text */
+	const char *(*more_help)(void);	/* appended to help, may be NULL */
 };
 
 int cmd_doctor(const struct cmd_options *opts);
 int cmd_info(const struct cmd_options *opts);
 int cmd_kb(const struct cmd_options *opts);
+const char *cmd_kb_queries(void);
 
 /* Shared by commands: whether to colour stdout. */
 bool cmd_use_color(const struct cmd_options *opts);

@@ -49,3 +49,8 @@ int cmd_kb(const struct cmd_options *opts)
 	json_decref(ans);
 	return cmd_finish_output(EXIT_READY);
 }
+
+const char *cmd_kb_queries(void)
+{
+	return kb_query_usage;
+}

@@ -9,11 +9,6 @@
 #include "kb/kb.h"
 #include "util/str.h"
 
-static const char *cell(const struct kb_table *t, size_t r, const char *col)
-{
-	return kb_cell(t, r, kb_column(t, col));
-}
-
 int kb_sm_support(const char *cc, struct kb_sm *out)
 {
 	const struct kb_table *t = &kb_table_cuda_archs;
@@ -23,15 +18,15 @@ int kb_sm_support(const char *cc, struct kb_sm *out)
 	if (str_printf(sm, sizeof(sm), "sm_%d%d", atoi(cc), strchr(cc, '.') ? atoi(strchr(cc, '.') + 1) : 0) < 0)
 		return -1;
 	for (size_t r = 0; r < t->nrows; r++) {
-		if (strcmp(cell(t, r, "sm"), sm) != 0)
+		if (strcmp(kb_field(t, r, "sm"), sm) != 0)
 			continue;
 		out->row = r;
-		out->sm = cell(t, r, "sm");
-		out->arch = cell(t, r, "arch");
-		out->added_in = cell(t, r, "added_in");
-		out->deprecated_in = cell(t, r, "deprecated_in");
-		out->removed_in = cell(t, r, "removed_in");
-		out->source = cell(t, r, "source");
+		out->sm = kb_field(t, r, "sm");
+		out->arch = kb_field(t, r, "arch");
+		out->added_in = kb_field(t, r, "added_in");
+		out->deprecated_in = kb_field(t, r, "deprecated_in");
+		out->removed_in = kb_field(t, r, "removed_in");
+		out->source = kb_field(t, r, "source");
 		return 0;
 	}
 	return -1;
@@ -64,16 +59,16 @@ int kb_cudnn_for_cuda(int cuda_major, struct kb_answer *out)
 		char list[64], *save = NULL;
 		bool has = false;
 
-		str_copy(list, sizeof(list), cell(t, r, "cuda_majors"));
+		str_copy(list, sizeof(list), kb_field(t, r, "cuda_majors"));
 		for (char *m = strtok_r(list, ",", &save); m; m = strtok_r(NULL, ",", &save))
 			has |= strcmp(str_trim(m), major) == 0;
-		if (has && (best < 0 || version_compare(cell(t, r, "cudnn"), cell(t, (size_t)best, "cudnn")) > 0))
+		if (has && (best < 0 || version_compare(kb_field(t, r, "cudnn"), kb_field(t, (size_t)best, "cudnn")) > 0))
 			best = (long)r;
 	}
 	if (best < 0)
 		return -1;
-	str_copy(out->value, sizeof(out->value), cell(t, (size_t)best, "cudnn"));
-	out->source = cell(t, (size_t)best, "source");
+	str_copy(out->value, sizeof(out->value), kb_field(t, (size_t)best, "cudnn"));
+	out->source = kb_field(t, (size_t)best, "source");
 	out->release = NULL;
 	return 0;
 }
@@ -85,19 +80,19 @@ int kb_error_lookup(const char *code, struct kb_error *out, int max)
 	bool numeric = str_is_digits(code);
 
 	for (size_t r = 0; r < t->nrows && n < max; r++) {
-		bool hit = numeric ? strcmp(cell(t, r, "value"), code) == 0
-				   : str_casestr(cell(t, r, "name"), code) == cell(t, r, "name") &&
-					     strlen(cell(t, r, "name")) == strlen(code);
+		bool hit = numeric ? strcmp(kb_field(t, r, "value"), code) == 0
+				   : str_casestr(kb_field(t, r, "name"), code) == kb_field(t, r, "name") &&
+					     strlen(kb_field(t, r, "name")) == strlen(code);
 
 		if (!hit)
 			continue;
 		out[n].row = r;
-		out[n].api = cell(t, r, "api");
-		out[n].name = cell(t, r, "name");
-		out[n].value = cell(t, r, "value");
-		out[n].meaning = cell(t, r, "meaning");
-		out[n].note = cell(t, r, "note");
-		out[n].source = cell(t, r, "source");
+		out[n].api = kb_field(t, r, "api");
+		out[n].name = kb_field(t, r, "name");
+		out[n].value = kb_field(t, r, "value");
+		out[n].meaning = kb_field(t, r, "meaning");
+		out[n].note = kb_field(t, r, "note");
+		out[n].source = kb_field(t, r, "source");
 		n++;
 	}
 	return n;

@@ -22,6 +22,11 @@ const char *kb_cell(const struct kb_table *t, size_t row, int column)
 	return t->cells[row * t->ncolumns + (size_t)column];
 }
 
+const char *kb_field(const struct kb_table *t, size_t row, const char *column)
+{
+	return kb_cell(t, row, kb_column(t, column));
+}
+
 static void answer(struct kb_answer *out, const struct kb_table *t, size_t row, const char *value)
 {
 	str_copy(out->value, sizeof(out->value), value);

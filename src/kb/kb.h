@@ -63,6 +63,8 @@ int kb_gpu_peak_rates(const char *name, struct kb_gpu_peaks *out);
 /* Column index by name, or -1. */
 int kb_column(const struct kb_table *t, const char *name);
 const char *kb_cell(const struct kb_table *t, size_t row, int column);
+/* The cell of a row in the column of that name ("" when there is none). */
+const char *kb_field(const struct kb_table *t, size_t row, const char *column);
 
 /* PyTorch releases (data/torch_releases.tsv); strings are static, "" when unknown. */
 struct kb_torch_release {

@@ -8,24 +8,19 @@
 #include "kb/kb.h"
 #include "util/str.h"
 
-static const char *cell(const struct kb_table *t, size_t r, const char *col)
-{
-	return kb_cell(t, r, kb_column(t, col));
-}
-
 int kb_torch_release(const char *version, struct kb_torch_release *out)
 {
 	const struct kb_table *t = &kb_table_torch_releases;
 
 	for (size_t r = 0; r < t->nrows; r++) {
-		if (strcmp(cell(t, r, "torch"), version) != 0)
+		if (strcmp(kb_field(t, r, "torch"), version) != 0)
 			continue;
 		out->row = r;
-		out->version = cell(t, r, "torch");
-		out->python = cell(t, r, "python");
-		out->default_variant = cell(t, r, "default_variant");
-		out->released = cell(t, r, "released");
-		out->source = cell(t, r, "source");
+		out->version = kb_field(t, r, "torch");
+		out->python = kb_field(t, r, "python");
+		out->default_variant = kb_field(t, r, "default_variant");
+		out->released = kb_field(t, r, "released");
+		out->source = kb_field(t, r, "source");
 		return 0;
 	}
 	return -1;
@@ -37,16 +32,16 @@ int kb_torch_variants(const char *version, struct kb_torch_variant *out, int max
 	int n = 0;
 
 	for (size_t r = 0; r < t->nrows && n < max; r++) {
-		if (strcmp(cell(t, r, "torch"), version) != 0)
+		if (strcmp(kb_field(t, r, "torch"), version) != 0)
 			continue;
 		out[n].row = r;
-		out[n].torch = cell(t, r, "torch");
-		out[n].variant = cell(t, r, "variant");
-		out[n].cuda = cell(t, r, "cuda");
-		out[n].cudnn = cell(t, r, "cudnn");
-		out[n].index_url = cell(t, r, "index_url");
-		out[n].conda = cell(t, r, "conda");
-		out[n].source = cell(t, r, "source");
+		out[n].torch = kb_field(t, r, "torch");
+		out[n].variant = kb_field(t, r, "variant");
+		out[n].cuda = kb_field(t, r, "cuda");
+		out[n].cudnn = kb_field(t, r, "cudnn");
+		out[n].index_url = kb_field(t, r, "index_url");
+		out[n].conda = kb_field(t, r, "conda");
+		out[n].source = kb_field(t, r, "source");
 		out[n].archs = kb_torch_arch_list(version, out[n].variant);
 		n++;
 	}
@@ -58,8 +53,8 @@ const char *kb_torch_arch_list(const char *version, const char *variant)
 	const struct kb_table *t = &kb_table_torch_archs;
 
 	for (size_t r = 0; r < t->nrows; r++)
-		if (strcmp(cell(t, r, "torch"), version) == 0 && strcmp(cell(t, r, "variant"), variant) == 0)
-			return cell(t, r, "archs");
+		if (strcmp(kb_field(t, r, "torch"), version) == 0 && strcmp(kb_field(t, r, "variant"), variant) == 0)
+			return kb_field(t, r, "archs");
 	return NULL;
 }
 
@@ -156,7 +151,7 @@ static int compare_rows_desc(const void *a, const void *b)
 	const struct kb_table *t = &kb_table_torch_releases;
 	size_t ra = *(const size_t *)a, rb = *(const size_t *)b;
 
-	return version_compare(cell(t, rb, "torch"), cell(t, ra, "torch"));
+	return version_compare(kb_field(t, rb, "torch"), kb_field(t, ra, "torch"));
 }
 
 int kb_torch_for(const char *driver, const char *cc, const char *python, struct kb_torch_choice *out)
@@ -175,7 +170,7 @@ int kb_torch_for(const char *driver, const char *cc, const char *python, struct 
 		struct kb_torch_variant vars[24];
 		int n, best = -1;
 
-		if (kb_torch_release(cell(t, order[i], "torch"), &rel) < 0 || !kb_python_supported(rel.python, python))
+		if (kb_torch_release(kb_field(t, order[i], "torch"), &rel) < 0 || !kb_python_supported(rel.python, python))
 			continue;
 		n = kb_torch_variants(rel.version, vars, 24);
 		for (int k = 0; k < n; k++) {

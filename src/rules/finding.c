@@ -7,24 +7,6 @@
 
 #include "util/str.h"
 
-static char *vformat(const char *fmt, va_list ap)
-{
-	struct strbuf sb = { 0 };
-	va_list copy;
-	int n;
-
-	va_copy(copy, ap);
-	n = vsnprintf(NULL, 0, fmt, copy);
-	va_end(copy);
-	if (n < 0)
-		return str_dup("");
-	sb.buf = malloc((size_t)n + 1);
-	if (!sb.buf)
-		return NULL;
-	vsnprintf(sb.buf, (size_t)n + 1, fmt, ap);
-	return sb.buf;
-}
-
 struct finding *findings_add(struct findings *list, const char *id, enum severity sev, enum stage stage,
 			     const char *title_fmt, ...)
 {
@@ -46,7 +28,7 @@ struct finding *findings_add(struct findings *list, const char *id, enum severit
 	f->severity = sev;
 	f->stage = stage;
 	va_start(ap, title_fmt);
-	f->title = vformat(title_fmt, ap);
+	f->title = str_vdupf(title_fmt, ap);
 	va_end(ap);
 	return f;
 }
@@ -59,7 +41,7 @@ void finding_detail(struct finding *f, const char *fmt, ...)
 		return;
 	free(f->detail);
 	va_start(ap, fmt);
-	f->detail = vformat(fmt, ap);
+	f->detail = str_vdupf(fmt, ap);
 	va_end(ap);
 }
 
@@ -74,7 +56,7 @@ void finding_evidence(struct finding *f, const char *fact, const char *source, c
 	e->fact = str_dup(fact);
 	e->source = str_dup(source ? source : "");
 	va_start(ap, value_fmt);
-	e->value = vformat(value_fmt, ap);
+	e->value = str_vdupf(value_fmt, ap);
 	va_end(ap);
 }
 
@@ -88,7 +70,7 @@ void finding_fix(struct finding *f, const char *command, const char *text_fmt, .
 	s = &f->fix[f->nfix++];
 	s->command = command ? str_dup(command) : NULL;
 	va_start(ap, text_fmt);
-	s->text = vformat(text_fmt, ap);
+	s->text = str_vdupf(text_fmt, ap);
 	va_end(ap);
 }
 

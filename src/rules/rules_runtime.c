@@ -386,14 +386,15 @@ static void check_visible_ids(const struct facts *facts, struct findings *out)
 	}
 }
 
+/* The CUDA_VISIBLE_DEVICES check comes first: init results then join it as evidence. */
 static const struct rule runtime_rules[] = {
+	{ "env.visible-devices", check_visible_ids },
 	{ "driver.hung", check_hung },
 	{ "cuda.init-failed", check_init },
 	{ "gpu.hardware-fault", check_lost_gpus },
 	{ "gpu.mig-or-compute-mode", check_modes },
 	{ "gpu.hardware-fault", check_health },
 	{ "gpu.persistence-off", check_persistence },
-	{ "env.visible-devices", check_visible_ids },
 };
 
 const struct rule_family rules_runtime = { "runtime", runtime_rules, sizeof(runtime_rules) / sizeof(runtime_rules[0]) };

@@ -265,19 +265,30 @@ char *str_dup(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
-char *str_dupf(const char *fmt, ...)
+char *str_vdupf(const char *fmt, va_list ap)
 {
-	struct strbuf sb = { 0 };
-	va_list ap;
+	va_list copy;
+	char *buf;
 	int n;
 
+	va_copy(copy, ap);
+	n = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
+	if (n < 0)
+		return str_dup("");
+	buf = malloc((size_t)n + 1);
+	if (buf)
+		vsnprintf(buf, (size_t)n + 1, fmt, ap);
+	return buf;
+}
+
+char *str_dupf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	s = str_vdupf(fmt, ap);
 	va_end(ap);
-	if (n < 0 || !strbuf_grow(&sb, (size_t)n))
-		return NULL;
-	va_start(ap, fmt);
-	vsnprintf(sb.buf, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return sb.buf;
+	return s;
 }

@@ -7,6 +7,7 @@
 #ifndef GD_UTIL_STR_H
 #define GD_UTIL_STR_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -71,5 +72,6 @@ void strbuf_release(struct strbuf *sb);
 char *str_dup(const char *s);
 /* printf into a fresh heap string; NULL on allocation failure. */
 char *str_dupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *str_vdupf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 #endif
