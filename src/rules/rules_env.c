@@ -122,13 +122,19 @@ static void check_ready(const struct facts *facts, struct findings *out)
 			return;
 	if (!cuda || (n == 0 && !(facts->container.wsl && facts->container.dev_dxg) && !facts_devnode(facts, "/dev/nvidiactl")))
 		return;
+	/* Count what CUDA can use when it was asked, else what the bus shows. */
+	if (facts->runtime.cuda_lib.init_done && facts->runtime.cuda_lib.init == 0)
+		n = facts->runtime.cuda_count;
 	if (n > 0)
 		f = findings_add(out, "gpu.ready", SEV_INFO, STAGE_SUMMARY, "%d NVIDIA GPU%s ready (driver %s)", n,
 				 n == 1 ? "" : "s", drv ? drv : "unknown");
 	else
 		f = findings_add(out, "gpu.ready", SEV_INFO, STAGE_SUMMARY, "NVIDIA GPU ready through %s (driver %s)",
 				 facts->container.wsl ? "WSL" : "the container runtime", drv ? drv : "unknown");
-	if (facts->runtime.cuda_lib.init_done && facts->runtime.cuda_lib.init == 0)
+	if (facts->container.wsl && facts->runtime.cuda_lib.init_done && facts->runtime.cuda_lib.init == 0)
+		finding_detail(f, "WSL's driver libraries load, and CUDA initialised and sees %d device%s through /dev/dxg.",
+			       facts->runtime.cuda_count, facts->runtime.cuda_count == 1 ? "" : "s");
+	else if (facts->runtime.cuda_lib.init_done && facts->runtime.cuda_lib.init == 0)
 		finding_detail(f, "The GPU is on the bus, the driver is loaded, its device nodes are usable, libcuda.so.1 "
 			       "matches it, and CUDA initialised and sees %d device%s (driver API %d.%d).",
 			       facts->runtime.cuda_count, facts->runtime.cuda_count == 1 ? "" : "s",

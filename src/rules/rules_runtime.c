@@ -38,7 +38,7 @@ static const struct code_cause code_causes[] = {
 	  "libcuda.so.1 and the kernel module are different driver versions. In a container this is usually a CUDA "
 	  "forward-compatibility library (cuda-compat) that the host's driver cannot serve.",
 	  "reboot after a driver upgrade; in a container, drop the compat directory from LD_LIBRARY_PATH", NULL },
-	{ "nvml", 9, "cuda.init-failed", SEV_ERROR, STAGE_CUDA, "NVML: the NVIDIA driver is not loaded",
+	{ "nvml", 9, "driver.not-loaded", SEV_ERROR, STAGE_KERNEL, "NVML: the NVIDIA driver is not loaded",
 	  "NVML found its library but no running kernel driver.", "load the driver", "sudo modprobe nvidia" },
 	{ "nvml", 4, "driver.device-permission", SEV_ERROR, STAGE_DEVICE_NODES, "NVML: no permission to use the GPU",
 	  "The user may not open the NVIDIA device nodes.", "see the device node permissions in the facts", NULL },
@@ -127,7 +127,15 @@ static void report_init(const struct facts *facts, struct findings *out, const c
 				       "this machine has.", lib->init_name, visible);
 			finding_fix(f, "unset CUDA_VISIBLE_DEVICES", "show all GPUs, or set it to indices or UUIDs that exist");
 		}
-		finding_evidence(f, "cuInit", lib->path, "%s", lib->init_name);
+		finding_evidence(f, "cuInit", lib->path, "%s (%d)", lib->init_name, lib->init);
+		return;
+	}
+	/* MIG without instances or a closed compute mode explains "no device" and "busy". */
+	if (strcmp(api, "cuda") == 0 && (lib->init == 100 || lib->init == 46) &&
+	    (f = findings_find(out, "gpu.mig-or-compute-mode"))) {
+		finding_evidence(f, "cuInit", lib->path, "%s (%d)", lib->init_name, lib->init);
+		if (f->severity < SEV_ERROR)
+			f->severity = SEV_ERROR;
 		return;
 	}
 	if (!c) {
@@ -250,34 +258,42 @@ static void check_lost_gpus(const struct facts *facts, struct findings *out)
 static void check_modes(const struct facts *facts, struct findings *out)
 {
 	const struct runtime_facts *rt = &facts->runtime;
+	struct finding *f = NULL;
+	bool added;
 
 	for (int i = 0; i < rt->nvml_ndev; i++) {
 		const struct nvml_device *d = &rt->nvml[i];
-		struct finding *f;
+		bool mig_empty = d->mig_current == 1 && d->mig_instances == 0;
+		bool closed = d->compute_mode == 2 || d->compute_mode == 3;
+		char cmd[64];
 
-		if (d->mig_current == 1 && d->mig_instances == 0) {
-			f = findings_add(out, "gpu.mig-or-compute-mode", SEV_ERROR, STAGE_CUDA,
-					 "GPU %d (%s) is in MIG mode with no instances", i, d->name);
-			finding_detail(f, "With MIG enabled, CUDA sees only MIG instances, and this GPU has none: CUDA "
-				       "programs see no device on it.");
-			finding_evidence(f, "MIG mode", "NVML", "enabled, 0 instances (%s)", d->uuid);
+		if (!mig_empty && !closed)
+			continue;
+		if (!f) {
+			f = find_or_add(out, "gpu.mig-or-compute-mode", SEV_WARNING, STAGE_CUDA,
+					mig_empty ? "a GPU is in MIG mode with no instances"
+						  : d->compute_mode == 2 ? "a GPU is in prohibited compute mode"
+									 : "a GPU is in exclusive-process compute mode",
+					&added);
+			if (added)
+				finding_detail(f, "With MIG enabled, CUDA sees only MIG instances, so a MIG GPU without instances "
+				       "is invisible to CUDA. In prohibited compute mode no process may create a CUDA "
+				       "context; in exclusive-process mode only one at a time (a second one gets \"all "
+				       "CUDA-capable devices are busy or unavailable\").");
+		}
+		if (mig_empty || d->compute_mode == 2)
+			f->severity = SEV_ERROR;
+		if (mig_empty) {
+			finding_evidence(f, "MIG mode", "NVML", "GPU %d (%s): enabled, 0 instances", i, d->name);
 			finding_fix(f, "sudo nvidia-smi mig -lgip", "list the GPU instance profiles this GPU offers");
 			finding_fix(f, NULL, "create instances with `sudo nvidia-smi mig -i %d -cgi PROFILE_IDS -C`", i);
-			{
-				char cmd[64];
-
-				snprintf(cmd, sizeof(cmd), "sudo nvidia-smi -i %d -mig 0", i);
-				finding_fix(f, cmd, "or switch MIG off on this GPU (then reset it)");
-			}
-		} else if (d->compute_mode == 2 || d->compute_mode == 3) {
-			f = findings_add(out, "gpu.mig-or-compute-mode", d->compute_mode == 2 ? SEV_ERROR : SEV_WARNING,
-					 STAGE_CUDA, "GPU %d (%s) is in %s compute mode", i, d->name,
-					 d->compute_mode == 2 ? "prohibited" : "exclusive-process");
-			finding_detail(f, d->compute_mode == 2 ? "No process may create a CUDA context on this GPU."
-							       : "Only one process at a time may use this GPU; a second gets "
-								 "\"all CUDA-capable devices are busy or unavailable\".");
-			finding_evidence(f, "compute mode", "NVML", "%s", d->compute_mode == 2 ? "prohibited" : "exclusive_process");
-			finding_fix(f, "sudo nvidia-smi -c DEFAULT", "set the compute mode back to default");
+			snprintf(cmd, sizeof(cmd), "sudo nvidia-smi -i %d -mig 0", i);
+			finding_fix(f, cmd, "or switch MIG off on this GPU (then reset it)");
+		} else {
+			finding_evidence(f, "compute mode", "NVML", "GPU %d (%s): %s", i, d->name,
+					 d->compute_mode == 2 ? "prohibited" : "exclusive_process");
+			snprintf(cmd, sizeof(cmd), "sudo nvidia-smi -i %d -c DEFAULT", i);
+			finding_fix(f, cmd, "set the compute mode back to default");
 		}
 	}
 }
@@ -386,13 +402,13 @@ static void check_visible_ids(const struct facts *facts, struct findings *out)
 	}
 }
 
-/* The CUDA_VISIBLE_DEVICES check comes first: init results then join it as evidence. */
+/* The checks that name a specific cause come first: init results then join them as evidence. */
 static const struct rule runtime_rules[] = {
 	{ "env.visible-devices", check_visible_ids },
+	{ "gpu.mig-or-compute-mode", check_modes },
 	{ "driver.hung", check_hung },
 	{ "cuda.init-failed", check_init },
 	{ "gpu.hardware-fault", check_lost_gpus },
-	{ "gpu.mig-or-compute-mode", check_modes },
 	{ "gpu.hardware-fault", check_health },
 	{ "gpu.persistence-off", check_persistence },
 };

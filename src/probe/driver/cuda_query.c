@@ -51,8 +51,10 @@ static void query_device(struct runtime_facts *rt, const struct cuda *c, CUdevic
 	size_t bytes;
 	int khz;
 
+	/* Unknown until read: a crash part-way must not leave zeros that look like data. */
 	memset(d, 0, sizeof(*d));
 	d->mem_total_mib = -1;
+	d->cc_major = d->cc_minor = d->sm_count = d->clock_mhz = d->mem_clock_mhz = d->bus_width = -1;
 	if (c->name) {
 		query_mark(rt, "cuDeviceGetName");
 		c->name(d->name, (int)sizeof(d->name), dev);
