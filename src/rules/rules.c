@@ -21,7 +21,7 @@ static const struct rule_family *const families[] = {
  */
 static const struct {
 	const char *id;
-	const char *causes[6];
+	const char *causes[8];
 } consequences[] = {
 	{ "gpu.none", { "container.no-gpu" } },
 	{ "driver.not-loaded", { "gpu.hardware-fault" } },
@@ -30,6 +30,9 @@ static const struct {
 	{ "cuda.lib-missing", { "driver.not-installed", "container.no-gpu", "wsl.driver" } },
 	{ "driver.library-mismatch", { "wsl.driver" } },
 	{ "toolkit.newer-than-driver", { "driver.too-old" } },
+	/* cuInit failing is what every lower failure looks like from above */
+	{ "cuda.init-failed", { "driver.not-loaded", "driver.not-installed", "container.no-gpu", "gpu.hardware-fault",
+				"driver.device-missing", "driver.device-permission", "cuda.lib-missing", "wsl.driver" } },
 };
 
 static void link_consequences(struct findings *list)
@@ -40,7 +43,7 @@ static void link_consequences(struct findings *list)
 		for (size_t c = 0; c < sizeof(consequences) / sizeof(consequences[0]); c++) {
 			if (strcmp(consequences[c].id, f->id) != 0)
 				continue;
-			for (int k = 0; k < 6 && consequences[c].causes[k]; k++)
+			for (int k = 0; k < 8 && consequences[c].causes[k]; k++)
 				if (findings_get(list, consequences[c].causes[k]) && f->nblocked < FINDING_MAX_BLOCKERS)
 					f->blocked_by[f->nblocked++] = consequences[c].causes[k];
 		}
