@@ -281,12 +281,12 @@ static const char *compute_mode_name(int m)
 static json_t *nvml_device_json(const struct nvml_device *d)
 {
 	json_t *procs = json_array();
-	char cc[16] = "";
+	char cc[32] = "";
 
 	for (int i = 0; i < d->nprocs; i++)
 		json_array_append_new(procs, json_pack("{s:i, s:o}", "pid", (int)d->procs[i].pid, "used_mib",
 						       int_or_null(d->procs[i].used_mib)));
-	if (d->cc_major >= 0)
+	if (d->cc_major >= 0 && d->cc_minor >= 0)
 		snprintf(cc, sizeof(cc), "%d.%d", d->cc_major, d->cc_minor);
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o}",
 			 "name", str_or_null(d->name), "uuid", str_or_null(d->uuid), "bus_id", str_or_null(d->bus_id),
@@ -306,9 +306,9 @@ static json_t *nvml_device_json(const struct nvml_device *d)
 
 static json_t *cuda_device_json(const struct cuda_device *d)
 {
-	char cc[16] = "";
+	char cc[32] = "";
 
-	if (d->cc_major >= 0)
+	if (d->cc_major >= 0 && d->cc_minor >= 0)
 		snprintf(cc, sizeof(cc), "%d.%d", d->cc_major, d->cc_minor);
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", str_or_null(d->name),
 			 "bus_id", str_or_null(d->bus_id), "compute_capability", str_or_null(cc),

@@ -111,6 +111,14 @@ void findings_release(struct findings *list)
 	memset(list, 0, sizeof(*list));
 }
 
+bool findings_fix_has(const struct finding *f, const char *command)
+{
+	for (int i = 0; i < f->nfix; i++)
+		if (f->fix[i].command && strcmp(f->fix[i].command, command) == 0)
+			return true;
+	return false;
+}
+
 const char *severity_name(enum severity sev)
 {
 	switch (sev) {

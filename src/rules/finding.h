@@ -12,7 +12,7 @@
 
 #define FINDING_MAX_EVIDENCE 12
 #define FINDING_MAX_FIX 8
-#define FINDING_MAX_BLOCKERS 4
+#define FINDING_MAX_BLOCKERS 8
 
 enum severity {
 	SEV_INFO,
@@ -82,6 +82,8 @@ const struct finding *findings_get(const struct findings *list, const char *id);
 struct finding *findings_find(struct findings *list, const char *id);
 void findings_release(struct findings *list);
 
+/* Whether a fix step with this command is already there. */
+bool findings_fix_has(const struct finding *f, const char *command);
 const char *severity_name(enum severity sev);
 const char *stage_name(enum stage stage);
 

@@ -285,7 +285,8 @@ static void check_modes(const struct facts *facts, struct findings *out)
 			f->severity = SEV_ERROR;
 		if (mig_empty) {
 			finding_evidence(f, "MIG mode", "NVML", "GPU %d (%s): enabled, 0 instances", i, d->name);
-			finding_fix(f, "sudo nvidia-smi mig -lgip", "list the GPU instance profiles this GPU offers");
+			if (!findings_fix_has(f, "sudo nvidia-smi mig -lgip"))
+				finding_fix(f, "sudo nvidia-smi mig -lgip", "list the GPU instance profiles the GPUs offer");
 			finding_fix(f, NULL, "create instances with `sudo nvidia-smi mig -i %d -cgi PROFILE_IDS -C`", i);
 			snprintf(cmd, sizeof(cmd), "sudo nvidia-smi -i %d -mig 0", i);
 			finding_fix(f, cmd, "or switch MIG off on this GPU (then reset it)");

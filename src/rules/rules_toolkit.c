@@ -40,7 +40,9 @@ static void check_newer_than_driver(const struct facts *facts, struct findings *
 				       "is insufficient for CUDA runtime version\" (error 35). PyTorch wheels carry their "
 				       "own CUDA runtime and are judged separately.");
 		finding_evidence(f, "toolkit", tk->version_source, "%s", tk->version);
-		finding_evidence(f, "driver", facts->kmod.nvrm_version[0] ? "/proc/driver/nvidia/version" : "libcuda.so.1", "%s", drv);
+		finding_evidence(f, "driver", facts->kmod.nvrm_version[0] ? "/proc/driver/nvidia/version" :
+				 facts->runtime.nvml_driver_version[0] && strcmp(drv, facts->runtime.nvml_driver_version) == 0 ?
+				 "NVML" : "libcuda.so.1", "%s", drv);
 		finding_evidence(f, "minimum driver", need.source, "CUDA %s (%s) needs >= %s", tk->version,
 				 need.release ? need.release : "", need.value);
 		if (kb_cuda_max_for_driver(drv, &max) == 0)

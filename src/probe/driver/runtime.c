@@ -172,7 +172,7 @@ void probe_runtime(struct facts *f, const struct probe_ctx *ctx)
 			rt->status.state = FACT_OK;	/* it finished just as the deadline came */
 		} else if (killed) {
 			rt->hung = true;
-			fact_status_set(&rt->status, FACT_ERROR, "%s did not return within %.0f s", rt->last_call,
+			fact_status_set(&rt->status, FACT_ERROR, "%s did not return within %g s", rt->last_call,
 					rt->timeout_s);
 		} else if (WIFSIGNALED(status)) {
 			rt->crashed = true;
