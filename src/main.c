@@ -42,7 +42,11 @@ static const char global_help[] =
 	"  --color WHEN          auto (default: only on a terminal, honours NO_COLOR), always, never\n"
 	"  --fail-on LEVEL       error (default) or warning: which findings make the exit status 1\n"
 	"  --timeout SECONDS     deadline for calls into the NVIDIA driver (default 10, or $GPUDOCTOR_TIMEOUT)\n"
-	"  --static              read files only; never load or call the driver\n"
+	"  --static              read files only; never load or call the driver (nor Python)\n"
+	"  --python PATH         the Python interpreter to diagnose (default: python3 on PATH)\n"
+	"  --deep                import torch in that interpreter to confirm (default: only\n"
+	"                        with a CUDA torch and a working GPU)\n"
+	"  --fast                never run the interpreter\n"
 	"  -v, --verbose         more detail (repeat for more)\n"
 	"  -h, --help            this help; `gpudoctor COMMAND --help` for a command's\n"
 	"  --version             print the version\n";
@@ -66,7 +70,7 @@ static const struct command *find_command(const char *name)
 
 enum {
 	OPT_ROOT = 256, OPT_FORMAT, OPT_JSON, OPT_COLOR, OPT_FAIL_ON, OPT_VERSION, OPT_DRIVER, OPT_GPU, OPT_PYTHON,
-	OPT_TIMEOUT, OPT_STATIC,
+	OPT_TIMEOUT, OPT_STATIC, OPT_PYTHON_EXE, OPT_DEEP, OPT_FAST,
 };
 
 /* Seconds, 0.1 to 3600; "2" or "2.5". Locale-free. */
@@ -122,6 +126,9 @@ static int parse_options(int argc, char **argv, struct cmd_options *o, bool *ver
 		{ "python", required_argument, NULL, OPT_PYTHON },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "static", no_argument, NULL, OPT_STATIC },
+		{ "python-exe", required_argument, NULL, OPT_PYTHON_EXE },
+		{ "deep", no_argument, NULL, OPT_DEEP },
+		{ "fast", no_argument, NULL, OPT_FAST },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -179,7 +186,20 @@ static int parse_options(int argc, char **argv, struct cmd_options *o, bool *ver
 			add_query_flag(o, "--gpu", optarg);
 			break;
 		case OPT_PYTHON:
-			add_query_flag(o, "--python", optarg);
+			/* kb torch-for takes a version; doctor and info take an interpreter */
+			if (strchr(optarg, '/'))
+				o->python = optarg;
+			else
+				add_query_flag(o, "--python", optarg);
+			break;
+		case OPT_PYTHON_EXE:
+			o->python = optarg;
+			break;
+		case OPT_DEEP:
+			o->deep = true;
+			break;
+		case OPT_FAST:
+			o->fast = true;
 			break;
 		case OPT_TIMEOUT:
 			if (parse_seconds(optarg, &o->timeout_s) < 0)

@@ -25,6 +25,8 @@ struct cmd_options {
 	bool fail_on_warning;
 	double timeout_s;		/* --timeout for driver calls, 0 = default */
 	bool static_only;		/* --static: never call the driver */
+	const char *python;		/* --python PATH */
+	bool deep, fast;		/* --deep, --fast: the torch import probe */
 	bool help;
 	char **args;			/* operands after the command name */
 	char *query_flags[6];		/* kb's --driver/--gpu/--python, as "--flag", "value" */

@@ -18,6 +18,9 @@ struct facts *diagnose_collect(const struct cmd_options *opts, int *status)
 	ctx.envp = opts->envp;
 	ctx.timeout_s = opts->timeout_s;
 	ctx.static_only = opts->static_only;
+	ctx.python = opts->python;
+	ctx.deep = opts->deep;
+	ctx.fast = opts->fast;
 	facts = facts_new();
 	if (!facts) {
 		fprintf(stderr, "gpudoctor: out of memory\n");

@@ -16,6 +16,8 @@ struct facts *facts_new(void)
 	f->libs.nvml.chosen = -1;
 	f->kmod.secure_boot = -1;
 	f->runtime.nvml_count = -1;
+	f->python.selected = -1;
+	f->python.deep.available = -1;
 	f->runtime.cuda_count = -1;
 	return f;
 }

@@ -329,6 +329,63 @@ struct runtime_facts {
 	int cuda_ndev;
 };
 
+/* 10. Python interpreters and the PyTorch each one imports */
+#define MAX_PYTHONS 24
+#define MAX_TORCHES 16
+#define MAX_SITE_DIRS 6
+
+enum python_kind { PY_SYSTEM, PY_VENV, PY_CONDA, PY_PYENV, PY_OTHER };
+
+struct python_env {
+	char exe[FACT_PATH];		/* as found: /usr/bin/python3, $VIRTUAL_ENV/bin/python */
+	char real_exe[FACT_PATH];	/* after links and pyenv shims */
+	char version[16];		/* 3.11 */
+	char prefix[FACT_PATH];		/* sys.prefix */
+	enum python_kind kind;
+	char found_by[32];		/* PATH, VIRTUAL_ENV, CONDA_PREFIX, conda envs, pyenv, system */
+	bool on_path;			/* what a plain `python3` runs */
+	char site_dirs[MAX_SITE_DIRS][FACT_PATH];	/* in import order */
+	int nsite;
+	int torch;			/* index into torches of the torch it imports, -1 for none */
+	int torch_shadowed;		/* a second torch later on its path, hidden by the first; -1 */
+};
+
+struct torch_install {
+	char dir[FACT_PATH];		/* .../site-packages/torch */
+	char version[48];		/* 2.1.0+cu121 */
+	char cuda[16];			/* torch.version.cuda, "" for None (a CPU or ROCm build) */
+	char hip[32];			/* torch.version.hip, "" for None */
+	bool debug;
+	char installer[16];		/* pip, conda, debian, unknown */
+	char dist_version[48];		/* from the dist-info directory name */
+	bool user_site;			/* under ~/.local */
+};
+
+struct torch_deep {
+	bool ran;
+	bool ok;			/* the script ran and reported */
+	char error[FACT_TEXT * 2];	/* why not */
+	char version[48], cuda[16];
+	int available;			/* torch.cuda.is_available(): 1, 0, -1 unknown */
+	int device_count;
+	char arch_list[FACT_TEXT];
+	char cudnn[16];
+	char warning[FACT_TEXT * 2];	/* the first warning torch printed initialising CUDA */
+	char tensor_test[FACT_TEXT];	/* "ok" or the error of a small GPU computation */
+	double elapsed_ms;
+};
+
+struct python_facts {
+	struct fact_status status;
+	struct python_env envs[MAX_PYTHONS];
+	int count;
+	int selected;			/* the interpreter diagnosed, -1 when none */
+	char selected_reason[64];
+	struct torch_install torches[MAX_TORCHES];
+	int ntorch;
+	struct torch_deep deep;
+};
+
 struct facts {
 	char root[FACT_PATH];		/* "/" when live */
 	bool live;
@@ -343,6 +400,7 @@ struct facts {
 	struct env_facts env;
 	struct container_facts container;
 	struct runtime_facts runtime;
+	struct python_facts python;
 };
 
 /* Allocate a zeroed model; NULL on allocation failure. */

@@ -21,7 +21,9 @@ void probe_all(struct facts *f, struct probe_ctx *ctx)
 	probe_libs(f, ctx);
 	probe_toolkits(f, ctx);
 	probe_cudnn(f, ctx);
+	probe_python(f, ctx);
 	ctx->loader = NULL;
 	probe_runtime(f, ctx);
+	probe_torch_deep(f, ctx);
 	loader_release(&loader);
 }

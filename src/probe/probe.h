@@ -20,6 +20,9 @@ struct probe_ctx {
 	struct loader *loader;	/* built by probe_all after the environment probe */
 	double timeout_s;	/* deadline for driver calls; 0 = the default (10 s) */
 	bool static_only;	/* read files only, never call the driver */
+	const char *python;	/* --python: the interpreter to diagnose, NULL for the one on PATH */
+	bool deep;		/* --deep: import torch in it even without a usable GPU */
+	bool fast;		/* --fast: never run the interpreter */
 };
 
 void probe_env(struct facts *f, const struct probe_ctx *ctx);
@@ -31,6 +34,10 @@ void probe_devnodes(struct facts *f, const struct probe_ctx *ctx);
 void probe_libs(struct facts *f, const struct probe_ctx *ctx);
 void probe_toolkits(struct facts *f, const struct probe_ctx *ctx);
 void probe_cudnn(struct facts *f, const struct probe_ctx *ctx);
+/* Python interpreters and their torch (static), then the optional deep probe. */
+void probe_python(struct facts *f, const struct probe_ctx *ctx);
+void probe_torch(struct facts *f, const struct probe_ctx *ctx);
+void probe_torch_deep(struct facts *f, const struct probe_ctx *ctx);
 /* Calls NVML and the CUDA driver API in a helper process with a deadline. */
 void probe_runtime(struct facts *f, const struct probe_ctx *ctx);
 

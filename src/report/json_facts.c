@@ -338,16 +338,59 @@ static json_t *runtime_json(const struct runtime_facts *rt)
 			 "devices", cd);
 }
 
+static const char *python_kind_name(enum python_kind k)
+{
+	static const char *const names[] = { "system", "venv", "conda", "pyenv", "other" };
+
+	return (unsigned)k < 5 ? names[k] : "other";
+}
+
+static json_t *python_json(const struct python_facts *p)
+{
+	json_t *envs = json_array(), *torches = json_array();
+	const struct torch_deep *d = &p->deep;
+
+	for (int i = 0; i < p->count; i++) {
+		const struct python_env *py = &p->envs[i];
+		json_t *sites = json_array();
+
+		for (int s = 0; s < py->nsite; s++)
+			json_array_append_new(sites, json_text(py->site_dirs[s]));
+		json_array_append_new(envs, json_pack("{s:o, s:o, s:o, s:o, s:s, s:s, s:b, s:b, s:o, s:o, s:o}",
+			"exe", json_text(py->exe), "real_exe", json_text(py->real_exe), "version", str_or_null(py->version),
+			"prefix", json_text(py->prefix), "kind", python_kind_name(py->kind), "found_by", py->found_by,
+			"on_path", py->on_path, "selected", i == p->selected, "site_dirs", sites,
+			"torch", py->torch >= 0 ? json_integer(py->torch) : json_null(),
+			"torch_shadowed", py->torch_shadowed >= 0 ? json_integer(py->torch_shadowed) : json_null()));
+	}
+	for (int i = 0; i < p->ntorch; i++) {
+		const struct torch_install *t = &p->torches[i];
+
+		json_array_append_new(torches, json_pack("{s:o, s:o, s:o, s:o, s:b, s:s, s:o, s:b}", "dir", json_text(t->dir),
+			"version", str_or_null(t->version), "cuda", str_or_null(t->cuda), "hip", str_or_null(t->hip),
+			"debug", t->debug, "installer", t->installer, "dist_version", str_or_null(t->dist_version),
+			"user_site", t->user_site));
+	}
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:{s:b, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f}}",
+		"status", status_json(&p->status), "selected", p->selected >= 0 ? json_integer(p->selected) : json_null(),
+		"selected_reason", str_or_null(p->selected_reason), "interpreters", envs, "torch", torches,
+		"deep", "ran", d->ran, "ok", d->ok, "error", str_or_null(d->error), "version", str_or_null(d->version),
+		"cuda", str_or_null(d->cuda), "available", tristate(d->available),
+		"device_count", d->ok ? json_integer(d->device_count) : json_null(), "arch_list", str_or_null(d->arch_list),
+		"cudnn", str_or_null(d->cudnn), "warning", str_or_null(d->warning), "tensor_test", str_or_null(d->tensor_test),
+		"elapsed_ms", d->elapsed_ms);
+}
+
 json_t *report_facts_json(const struct facts *f)
 {
 	json_t *notes = json_array();
 
 	for (int i = 0; i < f->note_count; i++)
 		json_array_append_new(notes, json_text(f->notes[i]));
-	return json_pack("{s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "root", json_text(f->root), "live", f->live,
+	return json_pack("{s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "root", json_text(f->root), "live", f->live,
 			 "notes", notes, "system", system_json(&f->system), "pci", pci_json(&f->pci),
 			 "driver", kmod_json(&f->kmod), "libraries", libs_json(&f->libs),
 			 "toolkits", toolkits_json(&f->toolkits), "cudnn", cudnn_json(&f->cudnn),
 			 "environment", env_json(&f->env), "container", container_json(&f->container),
-			 "runtime", runtime_json(&f->runtime));
+			 "runtime", runtime_json(&f->runtime), "python", python_json(&f->python));
 }

@@ -234,6 +234,43 @@ static void runtime_lines(struct textfmt *t, const struct facts *f, int detail)
 	}
 }
 
+static void python_lines(struct textfmt *t, const struct facts *f, int detail)
+{
+	const struct python_facts *p = &f->python;
+	int shown = 0;
+
+	label(t, "python");
+	if (p->count == 0) {
+		fprintf(t->out, "no interpreter found\n");
+		return;
+	}
+	for (int i = 0; i < p->count; i++) {
+		const struct python_env *py = &p->envs[i];
+		const struct torch_install *tt = py->torch >= 0 ? &p->torches[py->torch] : NULL;
+
+		if (!detail && i != p->selected && !tt)
+			continue;
+		if (shown++)
+			cont(t);
+		fprintf(t->out, "%s%s %s", i == p->selected ? "* " : "", py->exe, py->version[0] ? py->version : "?");
+		if (tt)
+			fprintf(t->out, ", torch %s (%s%s%s)", tt->version, tt->cuda[0] ? "CUDA " : tt->hip[0] ? "ROCm " : "CPU only",
+				tt->cuda[0] ? tt->cuda : tt->hip, tt->user_site ? ", user site" : "");
+		else
+			fprintf(t->out, ", no torch");
+		fputc('\n', t->out);
+	}
+	if (p->deep.ran) {
+		cont(t);
+		if (p->deep.ok && !p->deep.error[0])
+			fprintf(t->out, "import torch: %s, cuda %s, is_available() = %s (%.0f ms)\n", p->deep.version,
+				p->deep.cuda[0] ? p->deep.cuda : "None", p->deep.available == 1 ? "True" : "False",
+				p->deep.elapsed_ms);
+		else
+			fprintf(t->out, "import torch failed: %s\n", p->deep.error);
+	}
+}
+
 static void platform_lines(struct textfmt *t, const struct facts *f)
 {
 	const struct container_facts *c = &f->container;
@@ -260,6 +297,7 @@ void text_facts_summary(struct textfmt *t, const struct facts *f, int detail)
 	runtime_lines(t, f, detail);
 	toolkit_lines(t, f, detail);
 	cudnn_lines(t, f);
+	python_lines(t, f, detail);
 	env_lines(t, f, detail);
 	for (int i = 0; i < f->note_count; i++) {
 		label(t, i ? "" : "notes");

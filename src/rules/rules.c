@@ -12,7 +12,7 @@
 static const struct rule_family *const families[] = {
 	/* runtime after the static families: it adds the driver's word to their findings */
 	&rules_platform, &rules_gpu, &rules_driver, &rules_libs, &rules_toolkit, &rules_env, &rules_runtime,
-	&rules_summary,
+	&rules_torch, &rules_summary,
 };
 
 /*
@@ -30,6 +30,9 @@ static const struct {
 	{ "cuda.lib-missing", { "driver.not-installed", "container.no-gpu", "wsl.driver" } },
 	{ "driver.library-mismatch", { "wsl.driver" } },
 	{ "toolkit.newer-than-driver", { "driver.too-old" } },
+	{ "torch.cuda-unavailable", { "driver.not-loaded", "driver.not-installed", "container.no-gpu", "cuda.init-failed",
+				      "driver.library-mismatch", "driver.device-permission", "env.visible-devices",
+				      "cuda.stub-library" } },
 	/* cuInit failing is what every lower failure looks like from above */
 	{ "cuda.init-failed", { "driver.not-loaded", "driver.not-installed", "container.no-gpu", "gpu.hardware-fault",
 				"driver.device-missing", "driver.device-permission", "cuda.lib-missing", "wsl.driver" } },

@@ -1,0 +1,313 @@
+/*
+ * python.c - every Python interpreter on the machine, found without running
+ * any: the python3 on PATH (through pyenv shims), VIRTUAL_ENV, CONDA_PREFIX
+ * and conda's environments, pyenv's versions, the system's. For each, its
+ * version, prefix and the site directories it imports from, in order.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe/probe_internal.h"
+#include "util/kv.h"
+#include "util/str.h"
+
+#define SMALL_FILE_MAX (64 * 1024)
+
+static const char *home_of(const struct facts *f)
+{
+	const char *home = facts_env(f, "HOME");
+
+	return home && home[0] == '/' ? home : NULL;
+}
+
+/* pyenv's shims are scripts; the interpreter they run is $PYENV_ROOT/versions/<v>/bin/<name>. */
+static bool resolve_pyenv_shim(const struct facts *f, const struct rootfs *fs, const char *shim, char *out,
+			       size_t outsz)
+{
+	char root[FACT_PATH], dir[FACT_PATH], version[64] = "", path[FACT_PATH];
+	const char *v = facts_env(f, "PYENV_VERSION");
+
+	if (!strstr(shim, "/shims/"))
+		return false;
+	path_dirname(shim, dir, sizeof(dir));
+	path_dirname(dir, root, sizeof(root));
+	if (v && v[0])
+		str_copy(version, sizeof(version), v);
+	else if (str_printf(path, sizeof(path), "%s/version", root) == 0)
+		rootfs_read_line(fs, path, version, sizeof(version));
+	str_trim(version);
+	version[strcspn(version, ": ")] = '\0';	/* "3.11.7:3.10.13" lists fallbacks */
+	if (!version[0] || strcmp(version, "system") == 0)
+		return false;
+	if (str_printf(path, sizeof(path), "%s/versions/%s/bin/%s", root, version, path_basename(shim)) < 0 ||
+	    !rootfs_exists(fs, path))
+		return false;
+	return rootfs_resolve(fs, path, true, out, outsz, NULL) == 0;
+}
+
+/* "python3.11" -> "3.11" */
+static void version_from_name(const char *name, char *out, size_t outsz)
+{
+	if (str_starts_with(name, "python") && version_is_valid(name + 6) && strchr(name + 6, '.'))
+		str_copy(out, outsz, name + 6);
+}
+
+/* The single lib/python3.X directory under a prefix names its version. */
+static void version_from_lib(const struct rootfs *fs, const char *prefix, char *out, size_t outsz)
+{
+	char lib[FACT_PATH];
+	DIR *d;
+	struct dirent *de;
+
+	if (path_join(lib, sizeof(lib), prefix, "lib") < 0 || !(d = rootfs_opendir(fs, lib)))
+		return;
+	while ((de = readdir(d)))
+		if (!out[0] || version_compare(de->d_name + 6, out) > 0)
+			version_from_name(de->d_name, out, outsz);
+	closedir(d);
+}
+
+static void add_site(struct python_env *py, const struct rootfs *fs, const char *dir)
+{
+	for (int i = 0; i < py->nsite; i++)
+		if (strcmp(py->site_dirs[i], dir) == 0)
+			return;
+	if (py->nsite < MAX_SITE_DIRS && rootfs_is_dir(fs, dir))
+		str_copy(py->site_dirs[py->nsite++], FACT_PATH, dir);
+}
+
+/* sys.path's site part, in import order: the user site first, then the prefix's. */
+static void site_dirs(const struct facts *f, const struct rootfs *fs, struct python_env *py, const char *base_prefix,
+		      bool system_site, bool user_site)
+{
+	char dir[FACT_PATH];
+	const char *home = home_of(f);
+	const char *nouser = facts_env(f, "PYTHONNOUSERSITE");
+
+	if (user_site && home && !(nouser && nouser[0])) {
+		str_printf(dir, sizeof(dir), "%s/.local/lib/python%s/site-packages", home, py->version);
+		add_site(py, fs, dir);
+	}
+	str_printf(dir, sizeof(dir), "%s/lib/python%s/site-packages", py->prefix, py->version);
+	add_site(py, fs, dir);
+	if (!system_site)
+		return;
+	if (strcmp(base_prefix, "/usr") == 0) {
+		/* Debian and Ubuntu patch sys.path to these. */
+		str_printf(dir, sizeof(dir), "/usr/local/lib/python%s/dist-packages", py->version);
+		add_site(py, fs, dir);
+		add_site(py, fs, "/usr/lib/python3/dist-packages");
+		str_printf(dir, sizeof(dir), "/usr/lib/python%s/dist-packages", py->version);
+		add_site(py, fs, dir);
+	}
+	str_printf(dir, sizeof(dir), "%s/lib/python%s/site-packages", base_prefix, py->version);
+	add_site(py, fs, dir);
+}
+
+static int add_interpreter(struct facts *f, const struct rootfs *fs, const char *exe, const char *found_by, bool on_path)
+{
+	struct python_facts *p = &f->python;
+	struct python_env *py;
+	char real[FACT_PATH], bin[FACT_PATH], prefix[FACT_PATH], cfg_path[FACT_PATH], *cfg = NULL;
+	char home[FACT_PATH] = "", value[16] = "";
+
+	if (!rootfs_exists(fs, exe))
+		return -1;
+	if (!resolve_pyenv_shim(f, fs, exe, real, sizeof(real)) &&
+	    rootfs_resolve(fs, exe, true, real, sizeof(real), NULL) < 0)
+		return -1;
+	/* A venv's bin/python is a link out of the venv: its prefix is where the link is. */
+	path_dirname(exe, bin, sizeof(bin));
+	path_dirname(bin, prefix, sizeof(prefix));
+	path_join(cfg_path, sizeof(cfg_path), prefix, "pyvenv.cfg");
+	if (rootfs_read(fs, cfg_path, SMALL_FILE_MAX, &cfg, NULL, NULL, NULL) < 0) {
+		path_dirname(real, bin, sizeof(bin));
+		path_dirname(bin, prefix, sizeof(prefix));
+	}
+	for (int i = 0; i < p->count; i++) {
+		if (strcmp(p->envs[i].prefix, prefix) == 0 && strcmp(p->envs[i].real_exe, real) == 0) {
+			p->envs[i].on_path |= on_path;
+			free(cfg);
+			return i;
+		}
+	}
+	if (p->count >= MAX_PYTHONS) {
+		free(cfg);
+		return -1;
+	}
+	py = &p->envs[p->count];
+	memset(py, 0, sizeof(*py));
+	py->torch = py->torch_shadowed = -1;
+	str_copy(py->exe, sizeof(py->exe), exe);
+	str_copy(py->real_exe, sizeof(py->real_exe), real);
+	str_copy(py->prefix, sizeof(py->prefix), prefix);
+	str_copy(py->found_by, sizeof(py->found_by), found_by);
+	py->on_path = on_path;
+	version_from_name(path_basename(real), py->version, sizeof(py->version));
+	if (cfg) {
+		char base[FACT_PATH] = "";
+
+		py->kind = PY_VENV;
+		/* pyvenv.cfg: "home = /usr/bin", "version = 3.11.2" (uv: "version_info") */
+		{
+			char *line, *cur = cfg;
+
+			while ((line = line_next(&cur))) {
+				char *eq = strchr(line, '=');
+
+				if (!eq)
+					continue;
+				*eq = '\0';
+				if (strcmp(str_trim(line), "home") == 0)
+					str_copy(home, sizeof(home), str_trim(eq + 1));
+				else if (strcmp(str_trim(line), "include-system-site-packages") == 0)
+					str_copy(value, sizeof(value), str_trim(eq + 1));
+				else if (strcmp(str_trim(line), "version") == 0 || strcmp(line, "version_info") == 0)
+					version_prefix(str_trim(eq + 1), 2, py->version, sizeof(py->version));
+			}
+		}
+		free(cfg);
+		if (!py->version[0])
+			version_from_lib(fs, prefix, py->version, sizeof(py->version));
+		path_dirname(home[0] ? home : "/usr/bin", base, sizeof(base));
+		site_dirs(f, fs, py, base, strcmp(value, "true") == 0, strcmp(value, "true") == 0);
+	} else {
+		if (!py->version[0])
+			version_from_lib(fs, prefix, py->version, sizeof(py->version));
+		if (str_starts_with(prefix, "/usr") && (strcmp(prefix, "/usr") == 0 || strcmp(prefix, "/usr/local") == 0))
+			py->kind = PY_SYSTEM;
+		else if (strstr(real, "/.pyenv/versions/"))
+			py->kind = PY_PYENV;
+		else if (strstr(found_by, "conda") || strstr(prefix, "conda") || strstr(prefix, "miniforge") ||
+			 strstr(prefix, "mamba"))
+			py->kind = PY_CONDA;
+		else
+			py->kind = PY_OTHER;
+		site_dirs(f, fs, py, py->kind == PY_SYSTEM ? "/usr" : prefix, true, true);
+	}
+	return p->count++;
+}
+
+static void scan_path(struct facts *f, const struct rootfs *fs)
+{
+	const char *path = facts_env(f, "PATH");
+	char buf[8192], *save = NULL;
+	bool first = true;
+
+	if (!path)
+		return;
+	str_copy(buf, sizeof(buf), path);
+	for (char *dir = strtok_r(buf, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		static const char *const names[] = { "python3", "python" };
+
+		for (size_t i = 0; i < 2; i++) {
+			char exe[FACT_PATH];
+
+			if (dir[0] != '/' || path_join(exe, sizeof(exe), dir, names[i]) < 0)
+				continue;
+			if (add_interpreter(f, fs, exe, "PATH", first && i == 0) >= 0 && i == 0)
+				first = false;
+		}
+	}
+}
+
+/* Each line of ~/.conda/environments.txt is an environment's prefix. */
+static void scan_conda(struct facts *f, const struct rootfs *fs)
+{
+	static const char *const bases[] = { "miniconda3", "anaconda3", "miniforge3", "mambaforge", ".conda" };
+	const char *home = home_of(f);
+	char path[FACT_PATH], *text = NULL, *cur, *line;
+
+	if (home && str_printf(path, sizeof(path), "%s/.conda/environments.txt", home) == 0 &&
+	    rootfs_read(fs, path, SMALL_FILE_MAX, &text, NULL, NULL, NULL) == 0) {
+		cur = text;
+		while ((line = line_next(&cur))) {
+			char exe[FACT_PATH];
+
+			if (str_trim(line)[0] == '/' && str_printf(exe, sizeof(exe), "%s/bin/python", line) == 0)
+				add_interpreter(f, fs, exe, "conda environments", false);
+		}
+		free(text);
+	}
+	for (size_t i = 0; i < sizeof(bases) / sizeof(bases[0]) + 1; i++) {
+		char base[FACT_PATH], envs[FACT_PATH];
+		DIR *d;
+		struct dirent *de;
+
+		if (i < sizeof(bases) / sizeof(bases[0])) {
+			if (!home || str_printf(base, sizeof(base), "%s/%s", home, bases[i]) < 0)
+				continue;
+		} else {
+			str_copy(base, sizeof(base), "/opt/conda");
+		}
+		str_printf(path, sizeof(path), "%s/bin/python", base);
+		add_interpreter(f, fs, path, "conda", false);
+		str_printf(envs, sizeof(envs), "%s/envs", base);
+		if (!(d = rootfs_opendir(fs, envs)))
+			continue;
+		while ((de = readdir(d))) {
+			if (de->d_name[0] != '.' && str_printf(path, sizeof(path), "%s/%s/bin/python", envs, de->d_name) == 0)
+				add_interpreter(f, fs, path, "conda envs", false);
+		}
+		closedir(d);
+	}
+}
+
+static void scan_dir_versions(struct facts *f, const struct rootfs *fs, const char *dir, const char *found_by)
+{
+	DIR *d = rootfs_opendir(fs, dir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char exe[FACT_PATH];
+
+		if (de->d_name[0] != '.' && str_printf(exe, sizeof(exe), "%s/%s/bin/python3", dir, de->d_name) == 0)
+			add_interpreter(f, fs, exe, found_by, false);
+	}
+	closedir(d);
+}
+
+void probe_python(struct facts *f, const struct probe_ctx *ctx)
+{
+	const struct rootfs *fs = &ctx->fs;
+	struct python_facts *p = &f->python;
+	const char *venv = facts_env(f, "VIRTUAL_ENV"), *conda = facts_env(f, "CONDA_PREFIX");
+	const char *pyenv_root = facts_env(f, "PYENV_ROOT"), *home = home_of(f);
+	char path[FACT_PATH];
+
+	scan_path(f, fs);
+	if (venv && str_printf(path, sizeof(path), "%s/bin/python", venv) == 0)
+		add_interpreter(f, fs, path, "VIRTUAL_ENV", false);
+	if (conda && str_printf(path, sizeof(path), "%s/bin/python", conda) == 0)
+		add_interpreter(f, fs, path, "CONDA_PREFIX", false);
+	scan_conda(f, fs);
+	if (pyenv_root)
+		str_printf(path, sizeof(path), "%s/versions", pyenv_root);
+	else if (home)
+		str_printf(path, sizeof(path), "%s/.pyenv/versions", home);
+	if (pyenv_root || home)
+		scan_dir_versions(f, fs, path, "pyenv");
+	add_interpreter(f, fs, "/usr/bin/python3", "system", false);
+	add_interpreter(f, fs, "/usr/local/bin/python3", "system", false);
+	if (ctx->python && ctx->python[0]) {
+		p->selected = add_interpreter(f, fs, ctx->python, "--python", false);
+		str_copy(p->selected_reason, sizeof(p->selected_reason), "--python");
+	}
+	for (int i = 0; p->selected < 0 && i < p->count; i++) {
+		if (p->envs[i].on_path) {
+			p->selected = i;
+			str_copy(p->selected_reason, sizeof(p->selected_reason), "python3 on PATH");
+		}
+	}
+	if (p->selected < 0 && p->count > 0) {
+		p->selected = 0;
+		str_copy(p->selected_reason, sizeof(p->selected_reason), "the first interpreter found");
+	}
+	if (p->count == 0)
+		fact_status_set(&p->status, FACT_ABSENT, "no Python interpreter found");
+	else
+		p->status.state = FACT_OK;
+	probe_torch(f, ctx);
+}

@@ -1,0 +1,132 @@
+/*
+ * torch.c - PyTorch as installed, read from its files: torch/version.py
+ * (what torch.__version__ and torch.version.cuda will say), the dist-info
+ * that names the installer, and which interpreter imports which copy.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe/probe_internal.h"
+#include "util/kv.h"
+#include "util/str.h"
+
+#define VERSION_PY_MAX (64 * 1024)
+
+/*
+ * version.py lines: "__version__ = '2.1.0+cu121'", "cuda: Optional[str] = '12.1'",
+ * "hip: Optional[str] = None", "debug = False". Copies the quoted value, or ""
+ * for None. Returns -1 when the key is absent.
+ */
+int torch_version_field(const char *text, const char *key, char *out, size_t outsz)
+{
+	const char *p = text;
+	size_t klen = strlen(key);
+
+	while (p && *p) {
+		const char *eol = strchr(p, '\n'), *v;
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+
+		if (len > klen && strncmp(p, key, klen) == 0 && (p[klen] == ' ' || p[klen] == ':' || p[klen] == '=')) {
+			v = memchr(p, '=', len);
+			if (v) {
+				char buf[128];
+				size_t vlen = (size_t)(p + len - (v + 1));
+
+				if (vlen >= sizeof(buf))
+					vlen = sizeof(buf) - 1;
+				memcpy(buf, v + 1, vlen);
+				buf[vlen] = '\0';
+				str_trim(buf);
+				if (strcmp(buf, "None") == 0)
+					return str_copy(out, outsz, "");
+				if (buf[0] == '\'' || buf[0] == '"') {
+					char q = buf[0];
+					char *end = strchr(buf + 1, q);
+
+					if (end)
+						*end = '\0';
+					return str_copy(out, outsz, buf + 1);
+				}
+				return str_copy(out, outsz, buf);
+			}
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	return -1;
+}
+
+/* torch-2.1.0+cu121.dist-info/INSTALLER says who installed it. */
+static void read_dist_info(const struct rootfs *fs, const char *site, struct torch_install *t)
+{
+	DIR *d = rootfs_opendir(fs, site);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		const char *n = de->d_name;
+		char path[FACT_PATH], line[32];
+
+		if (!str_starts_with(n, "torch-") || !(str_ends_with(n, ".dist-info") || str_ends_with(n, ".egg-info")))
+			continue;
+		str_copy(t->dist_version, sizeof(t->dist_version), n + 6);
+		t->dist_version[strlen(t->dist_version) - 10] = '\0';
+		if (str_printf(path, sizeof(path), "%s/%s/INSTALLER", site, n) == 0 &&
+		    rootfs_read_line(fs, path, line, sizeof(line)) == 0 && str_trim(line)[0])
+			str_copy(t->installer, sizeof(t->installer), line);
+		break;
+	}
+	closedir(d);
+}
+
+static int add_torch(struct facts *f, const struct rootfs *fs, const char *site, const char *home)
+{
+	struct python_facts *p = &f->python;
+	struct torch_install *t;
+	char dir[FACT_PATH], vpath[FACT_PATH], *text = NULL, debug[16] = "";
+
+	if (path_join(dir, sizeof(dir), site, "torch") < 0 || path_join(vpath, sizeof(vpath), dir, "version.py") < 0 ||
+	    !rootfs_exists(fs, vpath))
+		return -1;
+	for (int i = 0; i < p->ntorch; i++)
+		if (strcmp(p->torches[i].dir, dir) == 0)
+			return i;
+	if (p->ntorch >= MAX_TORCHES || rootfs_read(fs, vpath, VERSION_PY_MAX, &text, NULL, NULL, NULL) < 0)
+		return -1;
+	t = &p->torches[p->ntorch];
+	memset(t, 0, sizeof(*t));
+	str_copy(t->dir, sizeof(t->dir), dir);
+	torch_version_field(text, "__version__", t->version, sizeof(t->version));
+	torch_version_field(text, "cuda", t->cuda, sizeof(t->cuda));
+	torch_version_field(text, "hip", t->hip, sizeof(t->hip));
+	torch_version_field(text, "debug", debug, sizeof(debug));
+	t->debug = strcmp(debug, "True") == 0;
+	free(text);
+	read_dist_info(fs, site, t);
+	if (!t->installer[0])
+		str_copy(t->installer, sizeof(t->installer),
+			 str_starts_with(site, "/usr/lib/python3/dist-packages") ? "debian" : "unknown");
+	t->user_site = home && str_starts_with(site, home) && strstr(site, "/.local/lib/");
+	return p->ntorch++;
+}
+
+void probe_torch(struct facts *f, const struct probe_ctx *ctx)
+{
+	struct python_facts *p = &f->python;
+	const char *home = facts_env(f, "HOME");
+
+	for (int i = 0; i < p->count; i++) {
+		struct python_env *py = &p->envs[i];
+
+		for (int s = 0; s < py->nsite; s++) {
+			int t = add_torch(f, &ctx->fs, py->site_dirs[s], home);
+
+			if (t < 0)
+				continue;
+			if (py->torch < 0)
+				py->torch = t;
+			else if (py->torch_shadowed < 0 && t != py->torch)
+				py->torch_shadowed = t;
+		}
+	}
+}

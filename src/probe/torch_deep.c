@@ -1,0 +1,129 @@
+/*
+ * torch_deep.c - the deep probe: run the diagnosed interpreter, import
+ * torch and ask it what it sees. Bounded by a deadline, no shell, the
+ * user's environment as it is. Never under --root (nothing may run there),
+ * never with --fast or --static.
+ */
+#include <jansson.h>
+#include <string.h>
+
+#include "probe/probe_internal.h"
+#include "util/str.h"
+#include "util/subprocess.h"
+
+#define DEEP_OUTPUT_MAX (64 * 1024)
+
+/* Reports as one JSON line on stdout; warnings torch raises are caught, not printed. */
+static const char deep_script[] =
+	"import json, warnings\n"
+	"r = {}\n"
+	"caught = []\n"
+	"warnings.showwarning = lambda m, *a, **k: caught.append(str(m))\n"
+	"try:\n"
+	"    import torch\n"
+	"    r['version'] = torch.__version__\n"
+	"    r['cuda'] = torch.version.cuda\n"
+	"    ok = torch.cuda.is_available()\n"
+	"    r['available'] = bool(ok)\n"
+	"    r['device_count'] = torch.cuda.device_count() if ok else 0\n"
+	"    try:\n"
+	"        r['arch_list'] = ' '.join(torch.cuda.get_arch_list())\n"
+	"    except Exception:\n"
+	"        r['arch_list'] = ''\n"
+	"    try:\n"
+	"        v = torch.backends.cudnn.version()\n"
+	"        r['cudnn'] = str(v) if v else ''\n"
+	"    except Exception:\n"
+	"        r['cudnn'] = ''\n"
+	"    if ok:\n"
+	"        try:\n"
+	"            x = torch.ones(64, device='cuda')\n"
+	"            r['tensor_test'] = 'ok' if float((x * 2).sum().item()) == 128.0 else 'wrong result'\n"
+	"        except Exception as e:\n"
+	"            r['tensor_test'] = str(e)[:200]\n"
+	"except Exception as e:\n"
+	"    r['error'] = '%s: %s' % (type(e).__name__, str(e)[:300])\n"
+	"r['warnings'] = caught[:3]\n"
+	"print(json.dumps(r))\n";
+
+static void copy_string(json_t *obj, const char *key, char *out, size_t outsz)
+{
+	json_t *v = json_object_get(obj, key);
+
+	if (json_is_string(v))
+		str_copy(out, outsz, json_string_value(v));
+}
+
+static void parse_report(struct torch_deep *d, const char *out)
+{
+	const char *line = out, *nl;
+	json_t *j, *w;
+
+	/* The report is the last line; anything torch printed before it is skipped. */
+	while ((nl = strchr(line, '\n')) && nl[1])
+		line = nl + 1;
+	j = json_loads(line, JSON_DISABLE_EOF_CHECK, NULL);
+	if (!j) {
+		str_copy(d->error, sizeof(d->error), "the probe printed no report");
+		return;
+	}
+	d->ok = true;
+	copy_string(j, "error", d->error, sizeof(d->error));
+	copy_string(j, "version", d->version, sizeof(d->version));
+	copy_string(j, "cuda", d->cuda, sizeof(d->cuda));
+	copy_string(j, "arch_list", d->arch_list, sizeof(d->arch_list));
+	copy_string(j, "cudnn", d->cudnn, sizeof(d->cudnn));
+	copy_string(j, "tensor_test", d->tensor_test, sizeof(d->tensor_test));
+	if (json_is_boolean(json_object_get(j, "available")))
+		d->available = json_is_true(json_object_get(j, "available"));
+	if (json_is_integer(json_object_get(j, "device_count")))
+		d->device_count = (int)json_integer_value(json_object_get(j, "device_count"));
+	w = json_array_get(json_object_get(j, "warnings"), 0);
+	if (json_is_string(w))
+		str_copy(d->warning, sizeof(d->warning), json_string_value(w));
+	json_decref(j);
+}
+
+static bool worth_running(const struct facts *f, const struct probe_ctx *ctx, const struct torch_install *t)
+{
+	if (ctx->deep)
+		return true;
+	/* By default only where it can tell something new: a CUDA build and a GPU CUDA can use. */
+	return t->cuda[0] && f->runtime.cuda_lib.init_done && f->runtime.cuda_lib.init == 0;
+}
+
+void probe_torch_deep(struct facts *f, const struct probe_ctx *ctx)
+{
+	struct python_facts *p = &f->python;
+	struct torch_deep *d = &p->deep;
+	const struct python_env *py;
+	struct subprocess_result res;
+	struct error err;
+	char exe[FACT_PATH], *argv[4];
+	double timeout = ctx->timeout_s > 0 ? ctx->timeout_s * 3 : 30;
+
+	d->available = -1;
+	if (!ctx->fs.live || ctx->fast || ctx->static_only || p->selected < 0)
+		return;
+	py = &p->envs[p->selected];
+	if (py->torch < 0 || !worth_running(f, ctx, &p->torches[py->torch]))
+		return;
+	str_copy(exe, sizeof(exe), py->exe);
+	argv[0] = exe;
+	argv[1] = "-c";
+	argv[2] = (char *)deep_script;
+	argv[3] = NULL;
+	d->ran = true;
+	if (subprocess_run(argv, ctx->envp, timeout, DEEP_OUTPUT_MAX, &res, &err) < 0) {
+		str_copy(d->error, sizeof(d->error), err.msg);
+		return;
+	}
+	d->elapsed_ms = res.elapsed_ms;
+	if (res.timed_out)
+		str_printf(d->error, sizeof(d->error), "import torch did not finish within %g s", timeout);
+	else
+		parse_report(d, res.out);
+	if (!d->ok && !d->error[0])
+		str_printf(d->error, sizeof(d->error), "the interpreter exited with %d: %.200s", res.exit_code, res.err);
+	subprocess_result_release(&res);
+}

@@ -1,0 +1,232 @@
+/*
+ * rules_torch.c - the PyTorch the diagnosed interpreter imports, against
+ * the GPU and driver this machine has. Fix commands come from the
+ * knowledge tables (kb_torch_for), never from literals here.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kb/kb.h"
+#include "rules/rules.h"
+#include "util/str.h"
+
+static bool gpu_present(const struct facts *f)
+{
+	return f->pci.count > 0 || (f->container.wsl && f->container.dev_dxg) || facts_devnode(f, "/dev/nvidiactl");
+}
+
+static const struct python_env *selected(const struct facts *f)
+{
+	return f->python.selected >= 0 ? &f->python.envs[f->python.selected] : NULL;
+}
+
+static const char *gpu_cc(const struct facts *f)
+{
+	for (int i = 0; i < f->pci.count; i++)
+		if (f->pci.gpus[i].cc[0])
+			return f->pci.gpus[i].cc;
+	return NULL;
+}
+
+/* The install the tables recommend for this driver, GPU and Python, as fix steps. */
+static void fix_install_torch(struct finding *fd, const struct facts *f, const struct python_env *py, bool uninstall)
+{
+	struct kb_torch_choice ch;
+	char cmd[512], pip[FACT_PATH + 16];
+	const char *drv = facts_driver_version(f);
+
+	if (kb_torch_for(drv, gpu_cc(f), py && py->version[0] ? py->version : NULL, &ch) < 0 ||
+	    kb_torch_pip_command(&ch.variant, cmd, sizeof(cmd)) < 0) {
+		finding_fix(fd, NULL, "no PyTorch build in the tables fits this driver%s and Python: upgrade the driver first",
+			    gpu_cc(f) ? ", GPU" : "");
+		return;
+	}
+	if (py && py->kind == PY_SYSTEM) {
+		/* Debian and Ubuntu protect the system Python (PEP 668): install into a venv. */
+		str_printf(pip, sizeof(pip), "%s -m venv ~/venv-torch && . ~/venv-torch/bin/activate", py->exe);
+		finding_fix(fd, pip, "create a virtual environment: the system interpreter's packages belong to the distribution");
+	} else if (uninstall && py) {
+		str_printf(pip, sizeof(pip), "%s -m pip uninstall -y torch", py->exe);
+		finding_fix(fd, pip, "remove the current build");
+	}
+	finding_fix(fd, cmd, "install PyTorch %s built for CUDA %s (%s), the newest that runs on driver %s%s",
+		    ch.release.version, ch.variant.cuda, ch.variant.variant, drv ? drv : "(any)",
+		    gpu_cc(f) ? " and this GPU" : "");
+}
+
+static void check_installed(const struct facts *f, struct findings *out)
+{
+	const struct python_env *py = selected(f);
+	struct finding *fd;
+
+	if (!py || py->torch >= 0)
+		return;
+	for (int i = 0; i < f->python.count; i++) {
+		const struct python_env *o = &f->python.envs[i];
+		const struct torch_install *t;
+
+		if (o->torch < 0)
+			continue;
+		t = &f->python.torches[o->torch];
+		fd = findings_add(out, "torch.wrong-interpreter", gpu_present(f) ? SEV_ERROR : SEV_INFO, STAGE_PYTHON,
+				  "PyTorch is installed for %s, not for %s", o->exe, py->exe);
+		finding_detail(fd, "The interpreter a plain `python3` runs here (%s, Python %s) has no torch; torch %s is in "
+			       "another one (%s). `import torch` fails in the first, or a notebook kernel uses a different "
+			       "one than the shell.", py->exe, py->version, t->version, o->exe);
+		finding_evidence(fd, "diagnosed interpreter", f->python.selected_reason, "%s (%s)", py->exe, py->real_exe);
+		finding_evidence(fd, "torch", t->dir, "%s, for %s", t->version, o->exe);
+		{
+			char cmd[FACT_PATH + 32];
+
+			str_printf(cmd, sizeof(cmd), "%s -c 'import torch; print(torch.__version__)'", o->exe);
+			finding_fix(fd, cmd, "run your program with the interpreter that has torch");
+		}
+		if (o->kind == PY_VENV || o->kind == PY_CONDA)
+			finding_fix(fd, NULL, "or activate that environment first (source %s/bin/activate, or conda activate)",
+				    o->prefix);
+		return;
+	}
+	if (!gpu_present(f))
+		return;
+	fd = findings_add(out, "torch.not-installed", SEV_WARNING, STAGE_PYTHON, "PyTorch is not installed for %s",
+			  py->exe);
+	finding_detail(fd, "No interpreter on this machine has torch in its site directories.");
+	finding_evidence(fd, "diagnosed interpreter", f->python.selected_reason, "%s, Python %s", py->exe, py->version);
+	fix_install_torch(fd, f, py, false);
+}
+
+static void check_build(const struct facts *f, struct findings *out)
+{
+	const struct python_env *py = selected(f);
+	const struct torch_install *t;
+	struct finding *fd;
+
+	if (!py || py->torch < 0 || !gpu_present(f))
+		return;
+	t = &f->python.torches[py->torch];
+	if (t->hip[0]) {
+		fd = findings_add(out, "torch.rocm-build", SEV_ERROR, STAGE_PYTHON,
+				  "torch %s is a ROCm (AMD) build on an NVIDIA machine", t->version);
+		finding_detail(fd, "This build talks to AMD GPUs through HIP %s; it cannot use NVIDIA GPUs.", t->hip);
+	} else if (!t->cuda[0]) {
+		fd = findings_add(out, "torch.cpu-only", SEV_ERROR, STAGE_PYTHON, "torch %s is a CPU-only build", t->version);
+		finding_detail(fd, "torch.version.cuda is None: this build has no CUDA code, so torch.cuda.is_available() is "
+			       "False whatever the driver does. %s", strcmp(t->installer, "debian") == 0 ?
+			       "It is the distribution's python3-torch package, which is built without CUDA." :
+			       strstr(t->version, "+cpu") ? "The +cpu tag marks PyTorch's CPU wheel." :
+			       "pip and conda pick CPU builds when told to (cpuonly, the /whl/cpu index) or on some platforms.");
+	} else {
+		return;
+	}
+	finding_evidence(fd, "torch", t->dir, "%s, cuda %s, installer %s", t->version, t->cuda[0] ? t->cuda : "None",
+			 t->installer);
+	fix_install_torch(fd, f, py, strcmp(t->installer, "debian") != 0);
+}
+
+static void check_driver_and_arch(const struct facts *f, struct findings *out)
+{
+	const struct python_env *py = selected(f);
+	const char *drv = facts_driver_version(f), *cc = gpu_cc(f);
+	const struct torch_install *t;
+	struct kb_torch_variant v = { 0 };
+	struct kb_answer need;
+	char base[48], variant[16];
+	struct finding *fd;
+
+	if (!py || py->torch < 0)
+		return;
+	t = &f->python.torches[py->torch];
+	if (!t->cuda[0])
+		return;
+	str_printf(variant, sizeof(variant), "cu%d%d", atoi(t->cuda), strchr(t->cuda, '.') ? atoi(strchr(t->cuda, '.') + 1) : 0);
+	v.cuda = t->cuda;
+	if (drv && kb_torch_variant_min_driver(&v, &need) == 0 && version_compare(drv, need.value) < 0) {
+		fd = findings_add(out, "torch.driver-too-old", SEV_ERROR, STAGE_PYTHON,
+				  "torch %s needs NVIDIA driver >= %s; this machine has %s", t->version, need.value, drv);
+		finding_detail(fd, "This build carries the CUDA %s runtime, which needs at least driver %s (with "
+			       "minor-version compatibility). torch prints \"The NVIDIA driver on your system is too old\" "
+			       "and torch.cuda.is_available() is False.", t->cuda, need.value);
+		finding_evidence(fd, "torch", t->dir, "%s, CUDA %s", t->version, t->cuda);
+		finding_evidence(fd, "minimum driver", need.source, "%s", need.value);
+		finding_fix(fd, NULL, "upgrade the driver to %s or newer", need.value);
+		fix_install_torch(fd, f, py, true);
+	}
+	/* Arch list from the table for this release and variant: "2.5.1+cu124" -> 2.5.1, cu124. */
+	str_copy(base, sizeof(base), t->version);
+	base[strcspn(base, "+")] = '\0';
+	if (cc) {
+		const char *archs = kb_torch_arch_list(base, variant);
+
+		if (archs && kb_arch_fit(archs, cc) == KB_ARCH_NONE) {
+			fd = findings_add(out, "torch.arch-unsupported", SEV_ERROR, STAGE_PYTHON,
+					  "torch %s has no kernels for this GPU (compute capability %s)", t->version, cc);
+			finding_detail(fd, "The %s build was compiled for %s. A GPU outside that list (and not covered by "
+				       "PTX) fails with \"no kernel image is available for execution on the device\".",
+				       variant, archs);
+			finding_evidence(fd, "torch", t->dir, "%s (%s)", t->version, variant);
+			finding_evidence(fd, "GPU", "built-in GPU table", "compute capability %s", cc);
+			fix_install_torch(fd, f, py, true);
+		}
+	}
+}
+
+static void check_shadowing(const struct facts *f, struct findings *out)
+{
+	const struct python_env *py = selected(f);
+	const struct torch_install *a, *b;
+	struct finding *fd;
+
+	if (!py || py->torch < 0 || py->torch_shadowed < 0)
+		return;
+	a = &f->python.torches[py->torch];
+	b = &f->python.torches[py->torch_shadowed];
+	fd = findings_add(out, "torch.multiple-installs", SEV_WARNING, STAGE_PYTHON,
+			  "two torch installs: %s hides %s", a->dir, b->dir);
+	finding_detail(fd, "%s imports torch %s from %s; torch %s in %s is never used. This is usually a `pip install "
+		       "--user` torch shadowing the environment's own.", py->exe, a->version, a->dir, b->version, b->dir);
+	finding_evidence(fd, "imported", a->dir, "%s", a->version);
+	finding_evidence(fd, "hidden", b->dir, "%s", b->version);
+	if (a->user_site) {
+		char cmd[FACT_PATH + 48];
+
+		str_printf(cmd, sizeof(cmd), "%s -m pip uninstall -y --user torch", py->exe);
+		finding_fix(fd, NULL, "remove the user-site copy (or set PYTHONNOUSERSITE=1): %s", cmd);
+	}
+}
+
+/* What import torch said, against what the files predicted: the run wins. */
+static void check_deep(const struct facts *f, struct findings *out)
+{
+	const struct torch_deep *d = &f->python.deep;
+	const struct python_env *py = selected(f);
+	struct finding *fd;
+
+	if (!d->ran || !py)
+		return;
+	if (!d->ok || d->error[0]) {
+		fd = findings_add(out, "torch.import-failed", SEV_ERROR, STAGE_PYTHON, "import torch failed in %s", py->exe);
+		finding_detail(fd, "Running the interpreter to import torch did not work: %s", d->error);
+		finding_evidence(fd, "deep probe", py->exe, "%s", d->error);
+		return;
+	}
+	if (gpu_present(f) && d->available == 0 && !findings_get(out, "torch.cpu-only") &&
+	    !findings_get(out, "torch.driver-too-old") && !findings_get(out, "torch.rocm-build")) {
+		fd = findings_add(out, "torch.cuda-unavailable", SEV_ERROR, STAGE_PYTHON,
+				  "torch.cuda.is_available() is False in %s", py->exe);
+		finding_detail(fd, "The files predicted a working CUDA build, but importing torch says otherwise%s%s. The "
+			       "run wins: see the other findings for the layer below it.",
+			       d->warning[0] ? "; torch warned: " : "", d->warning);
+		finding_evidence(fd, "torch", py->exe, "%s, cuda %s, available False", d->version, d->cuda[0] ? d->cuda : "None");
+	}
+}
+
+static const struct rule torch_rules[] = {
+	{ "torch.wrong-interpreter", check_installed },
+	{ "torch.cpu-only", check_build },
+	{ "torch.driver-too-old", check_driver_and_arch },
+	{ "torch.multiple-installs", check_shadowing },
+	{ "torch.cuda-unavailable", check_deep },
+};
+
+const struct rule_family rules_torch = { "torch", torch_rules, sizeof(torch_rules) / sizeof(torch_rules[0]) };

@@ -1,0 +1,138 @@
+#include "util/subprocess.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+static void child(char *const argv[], char *const envp[], int out, int errfd)
+{
+	int devnull = open("/dev/null", O_RDONLY);
+
+	setpgid(0, 0);
+	if (devnull >= 0)
+		dup2(devnull, STDIN_FILENO);
+	dup2(out, STDOUT_FILENO);
+	dup2(errfd, STDERR_FILENO);
+	execve(argv[0], argv, envp);
+	_exit(127);
+}
+
+/* Append what fd has to buf (up to max), dropping the rest; false at EOF. */
+static bool drain(int fd, char **buf, size_t *len, size_t max)
+{
+	char chunk[4096];
+	ssize_t n = read(fd, chunk, sizeof(chunk));
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return true;
+	if (n <= 0)
+		return false;
+	if (*len < max) {
+		size_t take = (size_t)n < max - *len ? (size_t)n : max - *len;
+		char *nb = realloc(*buf, *len + take + 1);
+
+		if (nb) {
+			memcpy(nb + *len, chunk, take);
+			*len += take;
+			nb[*len] = '\0';
+			*buf = nb;
+		}
+	}
+	return true;
+}
+
+int subprocess_run(char *const argv[], char *const envp[], double timeout_s, size_t max_output,
+		   struct subprocess_result *res, struct error *err)
+{
+	int out[2], errp[2], status = 0;
+	double start = now_ms(), deadline = start + timeout_s * 1000.0;
+	bool open_out = true, open_err = true;
+	pid_t pid;
+
+	memset(res, 0, sizeof(*res));
+	if (pipe(out) < 0)
+		return error_errno(err, errno, "cannot run '%s'", argv[0]);
+	if (pipe(errp) < 0) {
+		close(out[0]);
+		close(out[1]);
+		return error_errno(err, errno, "cannot run '%s'", argv[0]);
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		close(out[0]);
+		close(errp[0]);
+		child(argv, envp, out[1], errp[1]);
+	}
+	if (pid > 0)
+		setpgid(pid, pid);	/* also here: the child may not have run yet when we kill */
+	close(out[1]);
+	close(errp[1]);
+	if (pid < 0) {
+		close(out[0]);
+		close(errp[0]);
+		return error_errno(err, errno, "cannot run '%s'", argv[0]);
+	}
+	while (open_out || open_err) {
+		struct pollfd p[2] = { { .fd = open_out ? out[0] : -1, .events = POLLIN },
+				       { .fd = open_err ? errp[0] : -1, .events = POLLIN } };
+		double left = deadline - now_ms();
+		int r;
+
+		if (left <= 0) {
+			res->timed_out = true;
+			break;
+		}
+		r = poll(p, 2, (int)(left + 1));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		if (p[0].revents)
+			open_out = drain(out[0], &res->out, &res->out_len, max_output);
+		if (p[1].revents)
+			open_err = drain(errp[0], &res->err, &res->err_len, max_output);
+	}
+	if (res->timed_out || open_out || open_err) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	close(out[0]);
+	close(errp[0]);
+	res->elapsed_ms = now_ms() - start;
+	if (WIFEXITED(status)) {
+		res->exit_code = WEXITSTATUS(status);
+	} else {
+		res->exit_code = -1;
+		res->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	}
+	if (!res->out)
+		res->out = calloc(1, 1);
+	if (!res->err)
+		res->err = calloc(1, 1);
+	return 0;
+}
+
+void subprocess_result_release(struct subprocess_result *res)
+{
+	free(res->out);
+	free(res->err);
+	memset(res, 0, sizeof(*res));
+}
