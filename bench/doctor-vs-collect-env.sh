@@ -68,8 +68,14 @@ if ! py=$(find_torch_python); then
 	exit 0
 fi
 read -r ce_ms ce_kib < <(time_cmd "$peer_runs" "$py" -m torch.utils.collect_env)
+read -r deep_ms deep_kib < <(time_cmd "$peer_runs" "$bin" doctor --json --deep --python "$py")
+read -r imp_ms imp_kib < <(time_cmd "$peer_runs" "$py" -c 'import torch; torch.cuda.is_available()')
+printf 'doctor --deep        median %8.2f ms   peak %6d KiB   (imports torch in %s)\n' "$deep_ms" "$deep_kib" "$py"
+printf 'import torch alone   median %8.2f ms   (deep probe overhead: %.0f ms; target < 100 ms)\n' "$imp_ms" \
+	"$(awk -v a="$deep_ms" -v b="$imp_ms" 'BEGIN { print a - b }')"
 printf 'collect_env          median %8.2f ms   peak %6d KiB   (%d runs, %s)\n' "$ce_ms" "$ce_kib" "$peer_runs" "$py"
-awk -v a="$ce_ms" -v b="$doc_ms" -v ma="$ce_kib" -v mb="$doc_kib" 'BEGIN {
+awk -v a="$ce_ms" -v b="$doc_ms" -v d="$deep_ms" -v ma="$ce_kib" -v mb="$doc_kib" 'BEGIN {
 	printf "speed ratio: doctor is %.0fx faster than collect_env (target >= 100x)\n", a / b
+	printf "speed ratio: doctor --deep is %.1fx faster than collect_env\n", a / d
 	printf "peak memory: doctor %.1f MB vs collect_env %.1f MB (target < 10 MB)\n", mb / 1024, ma / 1024
 }'

@@ -40,8 +40,15 @@ static void print_fix(struct textfmt *t, const struct finding *f)
 
 static void print_finding(struct textfmt *t, const struct finding *f, bool full)
 {
-	fprintf(t->out, "%s%-7s%s %s%s%s  %s\n", tf_c(t, severity_color(f->severity)), severity_name(f->severity),
-		tf_c(t, TF_RESET), tf_c(t, TF_BOLD), f->id, tf_c(t, TF_RESET), f->title);
+	fprintf(t->out, "%s%-7s%s %s%s%s", tf_c(t, severity_color(f->severity)), severity_name(f->severity),
+		tf_c(t, TF_RESET), tf_c(t, TF_BOLD), f->id, tf_c(t, TF_RESET));
+	/* A long title goes on lines of its own rather than past the right margin. */
+	if (8 + strlen(f->id) + 2 + strlen(f->title) <= (size_t)t->width) {
+		fprintf(t->out, "  %s\n", f->title);
+	} else {
+		fputc('\n', t->out);
+		tf_wrap(t, 2, 2, f->title);
+	}
 	if (f->nblocked > 0) {
 		char ids[128] = "";
 
