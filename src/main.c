@@ -255,6 +255,10 @@ int main(int argc, char **argv)
 		printf("%s%s\n%s", cmd->help, cmd->more_help ? cmd->more_help() : "", global_help);
 		return cmd_finish_output(EXIT_READY);
 	}
+	/* Outside kb, --python names an interpreter even without a slash ("python3.11"). */
+	for (int i = 0; cmd->run != cmd_kb && i < opts.nquery_flags; i += 2)
+		if (strcmp(opts.query_flags[i], "--python") == 0 && !opts.python)
+			opts.python = opts.query_flags[i + 1];
 	if (opts.nargs > 0 && cmd->run != cmd_kb) {
 		fprintf(stderr, "gpudoctor %s: unexpected argument '%s'\n", cmd->name, opts.args[0]);
 		return EXIT_USAGE;

@@ -188,6 +188,25 @@ static int add_interpreter(struct facts *f, const struct rootfs *fs, const char 
 	return p->count++;
 }
 
+/* The first PATH directory holding name, as a shell would pick it. */
+static void find_on_path(const struct facts *f, const struct rootfs *fs, const char *name, char *out, size_t outsz)
+{
+	const char *path = facts_env(f, "PATH");
+	char buf[8192], *save = NULL;
+
+	if (!path)
+		return;
+	str_copy(buf, sizeof(buf), path);
+	for (char *dir = strtok_r(buf, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		char exe[FACT_PATH];
+
+		if (dir[0] == '/' && path_join(exe, sizeof(exe), dir, name) == 0 && rootfs_exists(fs, exe)) {
+			str_copy(out, outsz, exe);
+			return;
+		}
+	}
+}
+
 static void scan_path(struct facts *f, const struct rootfs *fs)
 {
 	const char *path = facts_env(f, "PATH");
@@ -292,7 +311,14 @@ void probe_python(struct facts *f, const struct probe_ctx *ctx)
 	add_interpreter(f, fs, "/usr/bin/python3", "system", false);
 	add_interpreter(f, fs, "/usr/local/bin/python3", "system", false);
 	if (ctx->python && ctx->python[0]) {
-		p->selected = add_interpreter(f, fs, ctx->python, "--python", false);
+		char exe[FACT_PATH];
+
+		str_copy(exe, sizeof(exe), ctx->python);
+		if (!strchr(exe, '/'))
+			find_on_path(f, fs, ctx->python, exe, sizeof(exe));
+		p->selected = add_interpreter(f, fs, exe, "--python", false);
+		if (p->selected < 0)
+			facts_note(f, "--python %s: no such interpreter; diagnosing the one on PATH", ctx->python);
 		str_copy(p->selected_reason, sizeof(p->selected_reason), "--python");
 	}
 	for (int i = 0; p->selected < 0 && i < p->count; i++) {
