@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "probe/probe_internal.h"
 #include "util/kv.h"
@@ -62,7 +63,7 @@ static void version_from_lib(const struct rootfs *fs, const char *prefix, char *
 	if (path_join(lib, sizeof(lib), prefix, "lib") < 0 || !(d = rootfs_opendir(fs, lib)))
 		return;
 	while ((de = readdir(d)))
-		if (!out[0] || version_compare(de->d_name + 6, out) > 0)
+		if (strlen(de->d_name) > 6 && (!out[0] || version_compare(de->d_name + 6, out) > 0))
 			version_from_name(de->d_name, out, outsz);
 	closedir(d);
 }
@@ -113,9 +114,11 @@ static int add_interpreter(struct facts *f, const struct rootfs *fs, const char 
 
 	if (!rootfs_exists(fs, exe))
 		return -1;
-	if (!resolve_pyenv_shim(f, fs, exe, real, sizeof(real)) &&
-	    rootfs_resolve(fs, exe, true, real, sizeof(real), NULL) < 0)
-		return -1;
+	if (!resolve_pyenv_shim(f, fs, exe, real, sizeof(real))) {
+		/* A shim for pyenv's "system" passes the call on down PATH: it is not an interpreter. */
+		if (strstr(exe, "/.pyenv/shims/") || rootfs_resolve(fs, exe, true, real, sizeof(real), NULL) < 0)
+			return -1;
+	}
 	/* A venv's bin/python is a link out of the venv: its prefix is where the link is. */
 	path_dirname(exe, bin, sizeof(bin));
 	path_dirname(bin, prefix, sizeof(prefix));
@@ -316,6 +319,12 @@ void probe_python(struct facts *f, const struct probe_ctx *ctx)
 		str_copy(exe, sizeof(exe), ctx->python);
 		if (!strchr(exe, '/'))
 			find_on_path(f, fs, ctx->python, exe, sizeof(exe));
+		else if (exe[0] != '/' && fs->live) {
+			char cwd[FACT_PATH];
+
+			if (getcwd(cwd, sizeof(cwd)))
+				str_printf(exe, sizeof(exe), "%s/%s", cwd, ctx->python);
+		}
 		p->selected = add_interpreter(f, fs, exe, "--python", false);
 		if (p->selected < 0)
 			facts_note(f, "--python %s: no such interpreter; diagnosing the one on PATH", ctx->python);

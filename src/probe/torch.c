@@ -70,7 +70,7 @@ static void read_dist_info(const struct rootfs *fs, const char *site, struct tor
 		if (!str_starts_with(n, "torch-") || !(str_ends_with(n, ".dist-info") || str_ends_with(n, ".egg-info")))
 			continue;
 		str_copy(t->dist_version, sizeof(t->dist_version), n + 6);
-		t->dist_version[strlen(t->dist_version) - 10] = '\0';
+		t->dist_version[strlen(t->dist_version) - (str_ends_with(n, ".dist-info") ? 10 : 9)] = '\0';
 		if (str_printf(path, sizeof(path), "%s/%s/INSTALLER", site, n) == 0 &&
 		    rootfs_read_line(fs, path, line, sizeof(line)) == 0 && str_trim(line)[0])
 			str_copy(t->installer, sizeof(t->installer), line);

@@ -121,9 +121,10 @@ void probe_torch_deep(struct facts *f, const struct probe_ctx *ctx)
 	d->elapsed_ms = res.elapsed_ms;
 	if (res.timed_out)
 		str_printf(d->error, sizeof(d->error), "import torch did not finish within %g s", timeout);
+	else if (res.exit_code != 0)
+		str_printf(d->error, sizeof(d->error), "the interpreter %s %d: %.200s",
+			   res.signal ? "died of signal" : "exited with", res.signal ? res.signal : res.exit_code, res.err);
 	else
 		parse_report(d, res.out);
-	if (!d->ok && !d->error[0])
-		str_printf(d->error, sizeof(d->error), "the interpreter exited with %d: %.200s", res.exit_code, res.err);
 	subprocess_result_release(&res);
 }

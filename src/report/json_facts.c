@@ -376,7 +376,7 @@ static json_t *python_json(const struct python_facts *p)
 		"selected_reason", str_or_null(p->selected_reason), "interpreters", envs, "torch", torches,
 		"deep", "ran", d->ran, "ok", d->ok, "error", str_or_null(d->error), "version", str_or_null(d->version),
 		"cuda", str_or_null(d->cuda), "available", tristate(d->available),
-		"device_count", d->ok ? json_integer(d->device_count) : json_null(), "arch_list", str_or_null(d->arch_list),
+		"device_count", d->ok && !d->error[0] ? json_integer(d->device_count) : json_null(), "arch_list", str_or_null(d->arch_list),
 		"cudnn", str_or_null(d->cudnn), "warning", str_or_null(d->warning), "tensor_test", str_or_null(d->tensor_test),
 		"elapsed_ms", d->elapsed_ms);
 }

@@ -118,10 +118,12 @@ void fix_rebuild_module(struct finding *f, const struct facts *facts)
 void fix_torch_for_driver(struct finding *f, const struct facts *facts, const char *driver)
 {
 	const char *cc = facts->pci.count > 0 && facts->pci.gpus[0].cc[0] ? facts->pci.gpus[0].cc : NULL;
+	const char *python = facts->python.selected >= 0 && facts->python.envs[facts->python.selected].version[0] ?
+			     facts->python.envs[facts->python.selected].version : NULL;
 	struct kb_torch_choice ch;
 	char cmd[512];
 
-	if (kb_torch_for(driver, cc, NULL, &ch) < 0 || kb_torch_pip_command(&ch.variant, cmd, sizeof(cmd)) < 0)
+	if (kb_torch_for(driver, cc, python, &ch) < 0 || kb_torch_pip_command(&ch.variant, cmd, sizeof(cmd)) < 0)
 		return;
 	finding_fix(f, cmd, "or keep driver %s: the newest PyTorch build that runs on it%s is %s with %s (CUDA %s)",
 		    driver, cc ? " and this GPU" : "", ch.release.version, ch.variant.variant, ch.variant.cuda);

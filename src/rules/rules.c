@@ -30,6 +30,7 @@ static const struct {
 	{ "cuda.lib-missing", { "driver.not-installed", "container.no-gpu", "wsl.driver" } },
 	{ "driver.library-mismatch", { "wsl.driver" } },
 	{ "toolkit.newer-than-driver", { "driver.too-old" } },
+	{ "torch.driver-too-old", { "driver.too-old" } },
 	{ "torch.cuda-unavailable", { "driver.not-loaded", "driver.not-installed", "container.no-gpu", "cuda.init-failed",
 				      "driver.library-mismatch", "driver.device-permission", "env.visible-devices",
 				      "cuda.stub-library" } },

@@ -9,6 +9,7 @@
 
 #include "kb/kb.h"
 #include "rules/rules.h"
+#include "util/path.h"
 #include "util/str.h"
 
 static bool gpu_present(const struct facts *f)
@@ -33,7 +34,7 @@ static const char *gpu_cc(const struct facts *f)
 static void fix_install_torch(struct finding *fd, const struct facts *f, const struct python_env *py, bool uninstall)
 {
 	struct kb_torch_choice ch;
-	char cmd[512], pip[FACT_PATH + 16];
+	char cmd[512], pip[FACT_PATH + 16], install[FACT_PATH + 600];
 	const char *drv = facts_driver_version(f);
 
 	if (kb_torch_for(drv, gpu_cc(f), py && py->version[0] ? py->version : NULL, &ch) < 0 ||
@@ -42,15 +43,29 @@ static void fix_install_torch(struct finding *fd, const struct facts *f, const s
 			    gpu_cc(f) ? ", GPU" : "");
 		return;
 	}
+	/* "pip install ..." from the tables, run by the interpreter it is meant for. */
+	if (py && py->kind == PY_CONDA && ch.variant.conda[0] && py->torch >= 0 &&
+	    strcmp(f->python.torches[py->torch].installer, "conda") == 0) {
+		/* conda's own torch is replaced by conda, or its cpuonly pin stays behind. */
+		str_printf(install, sizeof(install), "conda install -n %s pytorch==%s %s -c pytorch -c nvidia",
+			   path_basename(py->prefix), ch.release.version, ch.variant.conda);
+		finding_fix(fd, install, "replace the build with PyTorch %s for CUDA %s from the pytorch channel",
+			    ch.release.version, ch.variant.cuda);
+		return;
+	}
 	if (py && py->kind == PY_SYSTEM) {
-		/* Debian and Ubuntu protect the system Python (PEP 668): install into a venv. */
+		/* A system interpreter's packages belong to the distribution (PEP 668): use a venv. */
 		str_printf(pip, sizeof(pip), "%s -m venv ~/venv-torch && . ~/venv-torch/bin/activate", py->exe);
 		finding_fix(fd, pip, "create a virtual environment: the system interpreter's packages belong to the distribution");
-	} else if (uninstall && py) {
-		str_printf(pip, sizeof(pip), "%s -m pip uninstall -y torch", py->exe);
-		finding_fix(fd, pip, "remove the current build");
+		str_printf(install, sizeof(install), "python -m %s", cmd);
+	} else {
+		if (uninstall && py) {
+			str_printf(pip, sizeof(pip), "%s -m pip uninstall -y torch", py->exe);
+			finding_fix(fd, pip, "remove the current build");
+		}
+		str_printf(install, sizeof(install), "%s -m %s", py ? py->exe : "python3", cmd);
 	}
-	finding_fix(fd, cmd, "install PyTorch %s built for CUDA %s (%s), the newest that runs on driver %s%s",
+	finding_fix(fd, install, "install PyTorch %s built for CUDA %s (%s), the newest that runs on driver %s%s",
 		    ch.release.version, ch.variant.cuda, ch.variant.variant, drv ? drv : "(any)",
 		    gpu_cc(f) ? " and this GPU" : "");
 }
@@ -82,9 +97,10 @@ static void check_installed(const struct facts *f, struct findings *out)
 			str_printf(cmd, sizeof(cmd), "%s -c 'import torch; print(torch.__version__)'", o->exe);
 			finding_fix(fd, cmd, "run your program with the interpreter that has torch");
 		}
-		if (o->kind == PY_VENV || o->kind == PY_CONDA)
-			finding_fix(fd, NULL, "or activate that environment first (source %s/bin/activate, or conda activate)",
-				    o->prefix);
+		if (o->kind == PY_CONDA)
+			finding_fix(fd, NULL, "or activate that environment first: conda activate %s", path_basename(o->prefix));
+		else if (o->kind == PY_VENV)
+			finding_fix(fd, NULL, "or activate that environment first: . %s/bin/activate", o->prefix);
 		return;
 	}
 	if (!gpu_present(f))
@@ -190,8 +206,9 @@ static void check_shadowing(const struct facts *f, struct findings *out)
 	if (a->user_site) {
 		char cmd[FACT_PATH + 48];
 
-		str_printf(cmd, sizeof(cmd), "%s -m pip uninstall -y --user torch", py->exe);
-		finding_fix(fd, NULL, "remove the user-site copy (or set PYTHONNOUSERSITE=1): %s", cmd);
+		/* pip removes the copy the interpreter finds first: the user-site one. */
+		str_printf(cmd, sizeof(cmd), "%s -m pip uninstall -y torch", py->exe);
+		finding_fix(fd, cmd, "remove the user-site copy that hides the other (or set PYTHONNOUSERSITE=1)");
 	}
 }
 
