@@ -350,8 +350,29 @@ struct python_env {
 	int torch_shadowed;		/* a second torch later on its path, hidden by the first; -1 */
 };
 
+#define MAX_TORCH_LIBS 24
+#define MAX_TORCH_ARCHS 24
+
+/* A CUDA library libtorch_cuda.so needs, and where the loader would take it from. */
+struct torch_lib {
+	char soname[64];
+	char path[FACT_PATH];		/* "" when it resolves nowhere */
+	char origin[24];		/* RPATH, LD_LIBRARY_PATH, RUNPATH, ld.so.cache, ... */
+	bool shadows_runpath;		/* LD_LIBRARY_PATH wins over the wheel's own copy */
+	char runpath_copy[FACT_PATH];	/* that copy */
+};
+
 struct torch_install {
 	char dir[FACT_PATH];		/* .../site-packages/torch */
+	/* read from lib/libtorch_cuda.so when the build has one */
+	char libtorch_cuda[FACT_PATH];
+	struct fact_status elf_status;
+	struct torch_lib libs[MAX_TORCH_LIBS];
+	int nlibs;
+	unsigned sass[MAX_TORCH_ARCHS], ptx[MAX_TORCH_ARCHS];	/* sm numbers from the fat binaries */
+	int nsass, nptx;
+	bool archs_known;
+	bool archs_truncated;
 	char version[48];		/* 2.1.0+cu121 */
 	char cuda[16];			/* torch.version.cuda, "" for None (a CPU or ROCm build) */
 	char hip[32];			/* torch.version.hip, "" for None */

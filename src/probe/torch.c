@@ -110,6 +110,15 @@ static int add_torch(struct facts *f, const struct rootfs *fs, const char *site,
 	return p->ntorch++;
 }
 
+/* The ELF reads are the costly part: only for the torch the diagnosed interpreter imports. */
+static void read_selected_libs(struct facts *f, const struct probe_ctx *ctx)
+{
+	struct python_facts *p = &f->python;
+
+	if (p->selected >= 0 && p->envs[p->selected].torch >= 0 && p->torches[p->envs[p->selected].torch].cuda[0])
+		probe_torch_libs(ctx, &p->torches[p->envs[p->selected].torch]);
+}
+
 void probe_torch(struct facts *f, const struct probe_ctx *ctx)
 {
 	struct python_facts *p = &f->python;
@@ -129,4 +138,5 @@ void probe_torch(struct facts *f, const struct probe_ctx *ctx)
 				py->torch_shadowed = t;
 		}
 	}
+	read_selected_libs(f, ctx);
 }

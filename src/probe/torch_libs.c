@@ -1,0 +1,142 @@
+/*
+ * torch_libs.c - what libtorch_cuda.so needs and what it was built for,
+ * read from the file itself: the CUDA libraries in its DT_NEEDED and where
+ * the loader would find each (RPATH, LD_LIBRARY_PATH, RUNPATH with $ORIGIN,
+ * the cache), and the GPU architectures of its embedded fat binaries.
+ * Only headers and tables are read: the library is hundreds of megabytes.
+ */
+#include <string.h>
+
+#include "probe/loader.h"
+#include "probe/probe_internal.h"
+#include "util/elf.h"
+#include "util/fatbin.h"
+#include "util/str.h"
+
+/* Enough entries to see every architecture: the list repeats for each kernel. */
+#define FATBIN_SAMPLE_ENTRIES 50000
+
+static bool is_cuda_library(const char *soname)
+{
+	static const char *const prefixes[] = {
+		"libcudart", "libcudnn", "libcublas", "libnccl", "libnvrtc", "libcufft", "libcurand", "libcusparse",
+		"libcusolver", "libnvJitLink", "libnvToolsExt", "libcupti", "libcufile", "libnvshmem",
+	};
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (str_starts_with(soname, prefixes[i]))
+			return true;
+	return false;
+}
+
+/* "$ORIGIN/../../nvidia/cublas/lib" -> the directory, $ORIGIN being the library's. */
+static bool find_in_list(const struct rootfs *fs, const char *list, const char *origin, const char *soname,
+			 char *out, size_t outsz)
+{
+	char buf[1024], *save = NULL;
+
+	str_copy(buf, sizeof(buf), list);
+	for (char *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		char dir[FACT_PATH], path[FACT_PATH], real[FACT_PATH];
+
+		if (str_starts_with(d, "$ORIGIN"))
+			str_printf(dir, sizeof(dir), "%s%s", origin, d + 7);
+		else if (str_starts_with(d, "${ORIGIN}"))
+			str_printf(dir, sizeof(dir), "%s%s", origin, d + 9);
+		else
+			str_copy(dir, sizeof(dir), d);
+		if (dir[0] != '/' || path_join(path, sizeof(path), dir, soname) < 0 || !rootfs_exists(fs, path))
+			continue;
+		/* Normalise the ".." of $ORIGIN-relative entries for the report. */
+		if (rootfs_resolve(fs, path, true, real, sizeof(real), NULL) == 0)
+			str_copy(out, outsz, real);
+		else
+			str_copy(out, outsz, path);
+		return true;
+	}
+	return false;
+}
+
+/* ld.so's order: DT_RPATH (when there is no DT_RUNPATH), LD_LIBRARY_PATH, DT_RUNPATH, cache, defaults. */
+static void resolve(const struct probe_ctx *ctx, const struct elf_dynamic *dyn, const char *origin, struct torch_lib *l)
+{
+	const struct loader *ld = ctx->loader;
+	struct lib_candidate cands[8];
+	char runpath_copy[FACT_PATH] = "";
+	int n;
+
+	if (!dyn->runpath[0] && dyn->rpath[0] &&
+	    find_in_list(&ctx->fs, dyn->rpath, origin, l->soname, l->path, sizeof(l->path))) {
+		str_copy(l->origin, sizeof(l->origin), "RPATH");
+		return;
+	}
+	if (dyn->runpath[0])
+		find_in_list(&ctx->fs, dyn->runpath, origin, l->soname, runpath_copy, sizeof(runpath_copy));
+	n = ld ? loader_find(ld, l->soname, cands, 8) : 0;
+	for (int i = 0; i < n; i++) {
+		if (cands[i].in_cache_dir_only)
+			continue;
+		if (cands[i].origin == LIB_FROM_LD_LIBRARY_PATH || cands[i].origin == LIB_FROM_PRELOAD) {
+			str_copy(l->path, sizeof(l->path), cands[i].resolved);
+			str_copy(l->origin, sizeof(l->origin), lib_origin_name(cands[i].origin));
+			if (runpath_copy[0] && strcmp(runpath_copy, cands[i].resolved) != 0) {
+				l->shadows_runpath = true;
+				str_copy(l->runpath_copy, sizeof(l->runpath_copy), runpath_copy);
+			}
+			return;
+		}
+		if (runpath_copy[0])
+			break;
+		str_copy(l->path, sizeof(l->path), cands[i].resolved);
+		str_copy(l->origin, sizeof(l->origin), lib_origin_name(cands[i].origin));
+		return;
+	}
+	if (runpath_copy[0]) {
+		str_copy(l->path, sizeof(l->path), runpath_copy);
+		str_copy(l->origin, sizeof(l->origin), "RUNPATH");
+	}
+}
+
+static void read_archs(const struct probe_ctx *ctx, struct torch_install *t)
+{
+	struct fatbin_archs fa;
+	struct error err;
+
+	if (fatbin_scan(&ctx->fs, t->libtorch_cuda, FATBIN_SAMPLE_ENTRIES, &fa, &err) < 0 || fa.nsass + fa.nptx == 0)
+		return;
+	t->archs_known = true;
+	t->archs_truncated = fa.truncated;
+	for (int i = 0; i < fa.nsass && t->nsass < MAX_TORCH_ARCHS; i++)
+		t->sass[t->nsass++] = fa.sass[i];
+	for (int i = 0; i < fa.nptx && t->nptx < MAX_TORCH_ARCHS; i++)
+		t->ptx[t->nptx++] = fa.ptx[i];
+}
+
+void probe_torch_libs(const struct probe_ctx *ctx, struct torch_install *t)
+{
+	struct elf_dynamic dyn;
+	struct error err;
+	char path[FACT_PATH], origin[FACT_PATH];
+
+	if (path_join(path, sizeof(path), t->dir, "lib/libtorch_cuda.so") < 0 || !rootfs_exists(&ctx->fs, path))
+		return;
+	str_copy(t->libtorch_cuda, sizeof(t->libtorch_cuda), path);
+	if (elf_read_dynamic(&ctx->fs, path, &dyn, &err) < 0) {
+		/* Scenario stand-ins are empty files: nothing to read is not a finding. */
+		fact_status_set(&t->elf_status, FACT_ERROR, "%s", err.msg);
+		return;
+	}
+	t->elf_status.state = FACT_OK;
+	path_dirname(path, origin, sizeof(origin));
+	for (int i = 0; i < dyn.nneeded && t->nlibs < MAX_TORCH_LIBS; i++) {
+		struct torch_lib *l;
+
+		if (!is_cuda_library(dyn.needed[i]))
+			continue;
+		l = &t->libs[t->nlibs++];
+		memset(l, 0, sizeof(*l));
+		str_copy(l->soname, sizeof(l->soname), dyn.needed[i]);
+		resolve(ctx, &dyn, origin, l);
+	}
+	read_archs(ctx, t);
+}
