@@ -365,11 +365,29 @@ static json_t *python_json(const struct python_facts *p)
 	}
 	for (int i = 0; i < p->ntorch; i++) {
 		const struct torch_install *t = &p->torches[i];
+		json_t *libs = json_array(), *sass = json_array(), *ptx = json_array(), *o;
 
-		json_array_append_new(torches, json_pack("{s:o, s:o, s:o, s:o, s:b, s:s, s:o, s:b}", "dir", json_text(t->dir),
+		for (int k = 0; k < t->nlibs; k++)
+			json_array_append_new(libs, json_pack("{s:s, s:o, s:o, s:b}", "soname", t->libs[k].soname,
+				"path", str_or_null(t->libs[k].path), "origin", str_or_null(t->libs[k].origin),
+				"shadows_runpath", t->libs[k].shadows_runpath));
+		for (int k = 0; k < t->nsass; k++)
+			json_array_append_new(sass, json_integer(t->sass[k]));
+		for (int k = 0; k < t->nptx; k++)
+			json_array_append_new(ptx, json_integer(t->ptx[k]));
+		o = json_pack("{s:o, s:o, s:o, s:o, s:b, s:s, s:o, s:b}", "dir", json_text(t->dir),
 			"version", str_or_null(t->version), "cuda", str_or_null(t->cuda), "hip", str_or_null(t->hip),
 			"debug", t->debug, "installer", t->installer, "dist_version", str_or_null(t->dist_version),
-			"user_site", t->user_site));
+			"user_site", t->user_site);
+		json_object_set_new(o, "libtorch_cuda", str_or_null(t->libtorch_cuda));
+		json_object_set_new(o, "cuda_libraries", libs);
+		json_object_set_new(o, "archs", t->archs_known ? json_pack("{s:o, s:o, s:b}", "sass", sass, "ptx", ptx,
+			"sampled", t->archs_truncated) : json_null());
+		if (!t->archs_known) {
+			json_decref(sass);
+			json_decref(ptx);
+		}
+		json_array_append_new(torches, o);
 	}
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:{s:b, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f}}",
 		"status", status_json(&p->status), "selected", p->selected >= 0 ? json_integer(p->selected) : json_null(),

@@ -172,8 +172,17 @@ static void check_driver_and_arch(const struct facts *f, struct findings *out)
 	str_copy(base, sizeof(base), t->version);
 	base[strcspn(base, "+")] = '\0';
 	if (cc) {
-		const char *archs = kb_torch_arch_list(base, variant);
+		char from_elf[256] = "";
+		const char *archs;
 
+		/* The build's own fat binaries say it best; the table is the fallback. */
+		for (int i = 0; t->archs_known && i < t->nsass; i++)
+			str_printf(from_elf + strlen(from_elf), sizeof(from_elf) - strlen(from_elf), "%s%u.%u",
+				   from_elf[0] ? ";" : "", t->sass[i] / 10, t->sass[i] % 10);
+		for (int i = 0; t->archs_known && i < t->nptx; i++)
+			str_printf(from_elf + strlen(from_elf), sizeof(from_elf) - strlen(from_elf), "%s%u.%u+PTX",
+				   from_elf[0] ? ";" : "", t->ptx[i] / 10, t->ptx[i] % 10);
+		archs = from_elf[0] ? from_elf : kb_torch_arch_list(base, variant);
 		if (archs && kb_arch_fit(archs, cc) == KB_ARCH_NONE) {
 			fd = findings_add(out, "torch.arch-unsupported", SEV_ERROR, STAGE_PYTHON,
 					  "torch %s has no kernels for this GPU (compute capability %s)", t->version, cc);
@@ -183,6 +192,51 @@ static void check_driver_and_arch(const struct facts *f, struct findings *out)
 			finding_evidence(fd, "torch", t->dir, "%s (%s)", t->version, variant);
 			finding_evidence(fd, "GPU", "built-in GPU table", "compute capability %s", cc);
 			fix_install_torch(fd, f, py, true);
+		}
+	}
+}
+
+static void check_libs(const struct facts *f, struct findings *out)
+{
+	const struct python_env *py = selected(f);
+	const struct torch_install *t;
+	struct finding *missing = NULL, *shadow = NULL;
+
+	if (!py || py->torch < 0)
+		return;
+	t = &f->python.torches[py->torch];
+	for (int i = 0; i < t->nlibs; i++) {
+		const struct torch_lib *l = &t->libs[i];
+
+		if (!l->path[0]) {
+			if (!missing) {
+				missing = findings_add(out, "torch.libs-unresolved", gpu_present(f) ? SEV_ERROR : SEV_WARNING,
+						       STAGE_PYTHON, "libraries torch %s needs cannot be found", t->version);
+				finding_detail(missing, "libtorch_cuda.so needs these CUDA libraries, and neither its RUNPATH "
+					       "(the nvidia-* wheels next to torch), LD_LIBRARY_PATH nor the loader cache "
+					       "provides them: `import torch` fails with \"cannot open shared object file\". "
+					       "This happens when the nvidia-* wheels were removed or installed for another "
+					       "Python.");
+				{
+					char cmd[FACT_PATH + 64];
+
+					str_printf(cmd, sizeof(cmd), "%s -m pip install --force-reinstall torch==%s", py->exe,
+						   t->version);
+					finding_fix(missing, cmd, "reinstall torch with its CUDA wheels (use the same "
+						    "--index-url it came from)");
+				}
+			}
+			finding_evidence(missing, l->soname, t->libtorch_cuda, "not found");
+		} else if (l->shadows_runpath) {
+			if (!shadow) {
+				shadow = findings_add(out, "env.library-shadowing", SEV_WARNING, STAGE_PYTHON,
+						      "LD_LIBRARY_PATH overrides libraries torch ships with");
+				finding_detail(shadow, "torch's own copies (from its RUNPATH) lose to LD_LIBRARY_PATH. A "
+					       "different release of the same major is enough for \"undefined symbol\" errors "
+					       "or CUDNN_STATUS_VERSION_MISMATCH at run time.");
+				finding_fix(shadow, NULL, "remove those directories from LD_LIBRARY_PATH for PyTorch programs");
+			}
+			finding_evidence(shadow, l->soname, "LD_LIBRARY_PATH", "%s wins over %s", l->path, l->runpath_copy);
 		}
 	}
 }
@@ -243,6 +297,7 @@ static const struct rule torch_rules[] = {
 	{ "torch.cpu-only", check_build },
 	{ "torch.driver-too-old", check_driver_and_arch },
 	{ "torch.multiple-installs", check_shadowing },
+	{ "torch.libs-unresolved", check_libs },
 	{ "torch.cuda-unavailable", check_deep },
 };
 
