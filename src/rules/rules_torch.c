@@ -241,6 +241,52 @@ static void check_libs(const struct facts *f, struct findings *out)
 	}
 }
 
+/*
+ * torch.utils.cpp_extension compiles with the toolkit CUDA_HOME (or nvcc on
+ * PATH) names and refuses a different CUDA major than torch was built with.
+ */
+static void check_extension_toolkit(const struct facts *f, struct findings *out)
+{
+	const struct python_env *py = selected(f);
+	const struct toolkit_facts *tk = &f->toolkits;
+	const struct toolkit *active;
+	const struct torch_install *t;
+	struct finding *fd;
+	bool major_differs;
+
+	if (!py || py->torch < 0 || tk->active < 0)
+		return;
+	t = &f->python.torches[py->torch];
+	active = &tk->items[tk->active];
+	if (!t->cuda[0] || !active->version[0])
+		return;
+	major_differs = atoi(t->cuda) != atoi(active->version);
+	if (!major_differs) {
+		char a[16], b[16];
+
+		version_prefix(t->cuda, 2, a, sizeof(a));
+		version_prefix(active->version, 2, b, sizeof(b));
+		if (strcmp(a, b) == 0)
+			return;
+	}
+	fd = findings_find(out, "toolkit.conflict");
+	if (!fd) {
+		fd = findings_add(out, "toolkit.conflict", major_differs ? SEV_WARNING : SEV_INFO, STAGE_TOOLKIT,
+				  "torch is built with CUDA %s, but extensions would compile with CUDA %s", t->cuda,
+				  active->version);
+		finding_detail(fd, "PyTorch C++/CUDA extensions (flash-attn, apex, custom ops) are compiled with the "
+			       "toolkit %s selects. %s", tk->active_reason, major_differs ?
+			       "With a different CUDA major, torch.utils.cpp_extension stops with \"The detected CUDA "
+			       "version mismatches the version that was used to compile PyTorch\"." :
+			       "A different minor version only warns, but the build targets another runtime.");
+	} else if (major_differs && fd->severity < SEV_WARNING) {
+		fd->severity = SEV_WARNING;
+	}
+	finding_evidence(fd, "torch CUDA", t->dir, "%s", t->cuda);
+	finding_evidence(fd, "active toolkit", active->version_source, "CUDA %s at %s", active->version, active->real_path);
+	finding_fix(fd, NULL, "for building extensions, install the CUDA %s toolkit and point CUDA_HOME at it", t->cuda);
+}
+
 static void check_shadowing(const struct facts *f, struct findings *out)
 {
 	const struct python_env *py = selected(f);
@@ -298,6 +344,7 @@ static const struct rule torch_rules[] = {
 	{ "torch.driver-too-old", check_driver_and_arch },
 	{ "torch.multiple-installs", check_shadowing },
 	{ "torch.libs-unresolved", check_libs },
+	{ "toolkit.conflict", check_extension_toolkit },
 	{ "torch.cuda-unavailable", check_deep },
 };
 
