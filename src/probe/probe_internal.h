@@ -26,6 +26,9 @@ int nvrm_parse_version(const char *line, char *out, size_t outsz);
 /* "#define CUDA_VERSION 12040" in a cuda.h -> "12.4". */
 int cuda_h_version(const struct rootfs *fs, const char *path, char *out, size_t outsz);
 
+/* The first PATH directory (of the diagnosed environment) holding a regular file name. */
+bool probe_find_on_path(const struct facts *f, const struct rootfs *fs, const char *name, char *out, size_t outsz);
+
 /* libtorch_cuda.so's CUDA libraries and fat-binary architectures, into t. */
 void probe_torch_libs(const struct probe_ctx *ctx, struct torch_install *t);
 

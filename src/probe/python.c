@@ -191,23 +191,26 @@ static int add_interpreter(struct facts *f, const struct rootfs *fs, const char 
 	return p->count++;
 }
 
-/* The first PATH directory holding name, as a shell would pick it. */
-static void find_on_path(const struct facts *f, const struct rootfs *fs, const char *name, char *out, size_t outsz)
+/* The first PATH directory holding a regular file name, as a shell would pick it. */
+bool probe_find_on_path(const struct facts *f, const struct rootfs *fs, const char *name, char *out, size_t outsz)
 {
 	const char *path = facts_env(f, "PATH");
 	char buf[8192], *save = NULL;
 
 	if (!path)
-		return;
+		return false;
 	str_copy(buf, sizeof(buf), path);
 	for (char *dir = strtok_r(buf, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
 		char exe[FACT_PATH];
+		struct stat st;
 
-		if (dir[0] == '/' && path_join(exe, sizeof(exe), dir, name) == 0 && rootfs_exists(fs, exe)) {
+		if (dir[0] == '/' && path_join(exe, sizeof(exe), dir, name) == 0 && rootfs_stat(fs, exe, &st) == 0 &&
+		    S_ISREG(st.st_mode)) {
 			str_copy(out, outsz, exe);
-			return;
+			return true;
 		}
 	}
+	return false;
 }
 
 static void scan_path(struct facts *f, const struct rootfs *fs)
@@ -318,7 +321,7 @@ void probe_python(struct facts *f, const struct probe_ctx *ctx)
 
 		str_copy(exe, sizeof(exe), ctx->python);
 		if (!strchr(exe, '/'))
-			find_on_path(f, fs, ctx->python, exe, sizeof(exe));
+			probe_find_on_path(f, fs, ctx->python, exe, sizeof(exe));
 		else if (exe[0] != '/' && fs->live) {
 			char cwd[FACT_PATH];
 

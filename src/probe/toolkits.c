@@ -192,28 +192,16 @@ static void scan_dir(struct facts *f, const struct rootfs *fs, const char *dir)
 
 static void find_nvcc_on_path(struct facts *f, const struct rootfs *fs)
 {
-	const char *path = facts_env(f, "PATH");
-	char buf[8192], *save = NULL;
+	char nvcc[FACT_PATH], real[FACT_PATH], bin[FACT_PATH], root[FACT_PATH];
 
-	if (!path)
+	if (!probe_find_on_path(f, fs, "nvcc", nvcc, sizeof(nvcc)) ||
+	    rootfs_resolve(fs, nvcc, true, real, sizeof(real), NULL) < 0)
 		return;
-	str_copy(buf, sizeof(buf), path);
-	for (char *dir = strtok_r(buf, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-		char nvcc[FACT_PATH], real[FACT_PATH], bin[FACT_PATH], root[FACT_PATH];
-		struct stat st;
-
-		if (dir[0] != '/' || path_join(nvcc, sizeof(nvcc), dir, "nvcc") < 0 ||
-		    rootfs_stat(fs, nvcc, &st) < 0 || !S_ISREG(st.st_mode))
-			continue;
-		if (rootfs_resolve(fs, nvcc, true, real, sizeof(real), NULL) < 0)
-			continue;
-		str_copy(f->toolkits.nvcc_on_path, sizeof(f->toolkits.nvcc_on_path), real);
-		path_dirname(real, bin, sizeof(bin));
-		path_dirname(bin, root, sizeof(root));
-		/* Debian's nvidia-cuda-toolkit installs /usr/bin/nvcc over /usr/include. */
-		add_toolkit(f, fs, root, TK_FROM_NVCC_PATH);
-		return;
-	}
+	str_copy(f->toolkits.nvcc_on_path, sizeof(f->toolkits.nvcc_on_path), real);
+	path_dirname(real, bin, sizeof(bin));
+	path_dirname(bin, root, sizeof(root));
+	/* Debian's nvidia-cuda-toolkit installs /usr/bin/nvcc over /usr/include. */
+	add_toolkit(f, fs, root, TK_FROM_NVCC_PATH);
 }
 
 static int find_origin(const struct toolkit_facts *t, unsigned origin)

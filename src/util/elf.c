@@ -1,3 +1,4 @@
+#include "util/bytes.h"
 #include "util/elf.h"
 
 #include <errno.h>
@@ -59,21 +60,6 @@ struct phdr {
 	uint32_t type;
 	uint64_t offset, vaddr, filesz;
 };
-
-static uint16_t le16(const unsigned char *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t le32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const unsigned char *p)
-{
-	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
-}
 
 /* The word-sized field of the file's class at p. */
 static uint64_t leword(const struct elf_file *ef, const unsigned char *p)

@@ -1,3 +1,4 @@
+#include "util/bytes.h"
 #include "util/fatbin.h"
 
 #include <errno.h>
@@ -57,21 +58,6 @@ struct scan {
 	struct fatbin_archs *out;
 	unsigned long max;	/* cap on entries, and separately on containers */
 };
-
-static uint16_t le16(const unsigned char *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t le32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const unsigned char *p)
-{
-	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
-}
 
 /*
  * need bytes at file offset off, all before limit; NULL when they are not
