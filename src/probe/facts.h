@@ -373,6 +373,14 @@ struct torch_install {
 	int nsass, nptx;
 	bool archs_known;
 	bool archs_truncated;
+	/* the nvidia-* wheels beside it: "nvidia_cudnn_cu12 9.1.0.70" */
+	char wheels[12][64];
+	int nwheels;
+	/* conda's records in the environment's conda-meta */
+	char conda_pytorch[64];		/* the pytorch package file: pytorch-2.3.1-py3.10_cpu_0 */
+	char conda_pytorch_cuda[16];	/* pytorch-cuda version, "" if none */
+	char conda_cudatoolkit[16];	/* cudatoolkit version, "" if none */
+	bool conda_cpuonly;
 	char version[48];		/* 2.1.0+cu121 */
 	char cuda[16];			/* torch.version.cuda, "" for None (a CPU or ROCm build) */
 	char hip[32];			/* torch.version.hip, "" for None */

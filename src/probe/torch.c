@@ -55,6 +55,65 @@ int torch_version_field(const char *text, const char *key, char *out, size_t out
 	return -1;
 }
 
+/* "nvidia_cudnn_cu12-9.1.0.70.dist-info" -> "nvidia_cudnn_cu12 9.1.0.70" */
+static void read_wheels(const struct rootfs *fs, const char *site, struct torch_install *t)
+{
+	DIR *d = rootfs_opendir(fs, site);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)) && t->nwheels < 12) {
+		char name[128], *dash;
+
+		if (!str_starts_with(de->d_name, "nvidia_") || !str_ends_with(de->d_name, ".dist-info") ||
+		    str_copy(name, sizeof(name), de->d_name) < 0)
+			continue;
+		name[strlen(name) - 10] = '\0';
+		if ((dash = strchr(name, '-')))
+			*dash = ' ';
+		str_copy(t->wheels[t->nwheels++], sizeof(t->wheels[0]), name);
+	}
+	closedir(d);
+	/* Directory order is the filesystem's: sort for a stable report. */
+	qsort(t->wheels, (size_t)t->nwheels, sizeof(t->wheels[0]), (int (*)(const void *, const void *))strcmp);
+}
+
+/* conda-meta/NAME-VERSION-BUILD.json: the file names say enough. */
+static void read_conda_meta(const struct rootfs *fs, const char *site, struct torch_install *t)
+{
+	char prefix[FACT_PATH], meta[FACT_PATH];
+	const char *lib = strstr(site, "/lib/python");
+	DIR *d;
+	struct dirent *de;
+
+	if (!lib || (size_t)(lib - site) >= sizeof(prefix))
+		return;
+	memcpy(prefix, site, (size_t)(lib - site));
+	prefix[lib - site] = '\0';
+	if (path_join(meta, sizeof(meta), prefix, "conda-meta") < 0 || !(d = rootfs_opendir(fs, meta)))
+		return;
+	while ((de = readdir(d))) {
+		const char *n = de->d_name;
+		char stem[128];
+
+		if (!str_ends_with(n, ".json") || str_copy(stem, sizeof(stem), n) < 0)
+			continue;
+		stem[strlen(stem) - 5] = '\0';
+		if (str_starts_with(stem, "pytorch-cuda-"))
+			version_prefix(stem + 13, 2, t->conda_pytorch_cuda, sizeof(t->conda_pytorch_cuda));
+		else if (str_starts_with(stem, "pytorch-") && char_is_digit((unsigned char)stem[8]))
+			str_copy(t->conda_pytorch, sizeof(t->conda_pytorch), stem);
+		else if (str_starts_with(stem, "cudatoolkit-"))
+			version_prefix(stem + 12, 2, t->conda_cudatoolkit, sizeof(t->conda_cudatoolkit));
+		else if (str_starts_with(stem, "cpuonly-"))
+			t->conda_cpuonly = true;
+	}
+	closedir(d);
+	if (t->conda_pytorch[0] && strcmp(t->installer, "unknown") == 0)
+		str_copy(t->installer, sizeof(t->installer), "conda");
+}
+
 /* torch-2.1.0+cu121.dist-info/INSTALLER says who installed it. */
 static void read_dist_info(const struct rootfs *fs, const char *site, struct torch_install *t)
 {
@@ -103,6 +162,8 @@ static int add_torch(struct facts *f, const struct rootfs *fs, const char *site,
 	t->debug = strcmp(debug, "True") == 0;
 	free(text);
 	read_dist_info(fs, site, t);
+	read_wheels(fs, site, t);
+	read_conda_meta(fs, site, t);
 	if (!t->installer[0])
 		str_copy(t->installer, sizeof(t->installer),
 			 str_starts_with(site, "/usr/lib/python3/dist-packages") ? "debian" : "unknown");

@@ -380,6 +380,18 @@ static json_t *python_json(const struct python_facts *p)
 			"debug", t->debug, "installer", t->installer, "dist_version", str_or_null(t->dist_version),
 			"user_site", t->user_site);
 		json_object_set_new(o, "libtorch_cuda", str_or_null(t->libtorch_cuda));
+		{
+			json_t *w = json_array();
+
+			for (int k = 0; k < t->nwheels; k++)
+				json_array_append_new(w, json_text(t->wheels[k]));
+			json_object_set_new(o, "nvidia_wheels", w);
+			json_object_set_new(o, "conda", t->conda_pytorch[0] || t->conda_cpuonly ?
+				json_pack("{s:o, s:o, s:o, s:b}", "pytorch", str_or_null(t->conda_pytorch),
+					  "pytorch_cuda", str_or_null(t->conda_pytorch_cuda),
+					  "cudatoolkit", str_or_null(t->conda_cudatoolkit), "cpuonly", t->conda_cpuonly) :
+				json_null());
+		}
 		json_object_set_new(o, "cuda_libraries", libs);
 		json_object_set_new(o, "archs", t->archs_known ? json_pack("{s:o, s:o, s:b}", "sass", sass, "ptx", ptx,
 			"sampled", t->archs_truncated) : json_null());

@@ -130,6 +130,7 @@ static void check_build(const struct facts *f, struct findings *out)
 		finding_detail(fd, "torch.version.cuda is None: this build has no CUDA code, so torch.cuda.is_available() is "
 			       "False whatever the driver does. %s", strcmp(t->installer, "debian") == 0 ?
 			       "It is the distribution's python3-torch package, which is built without CUDA." :
+			       t->conda_cpuonly ? "conda installed it with the cpuonly package, which pins CPU builds." :
 			       strstr(t->version, "+cpu") ? "The +cpu tag marks PyTorch's CPU wheel." :
 			       "pip and conda pick CPU builds when told to (cpuonly, the /whl/cpu index) or on some platforms.");
 	} else {
@@ -137,6 +138,8 @@ static void check_build(const struct facts *f, struct findings *out)
 	}
 	finding_evidence(fd, "torch", t->dir, "%s, cuda %s, installer %s", t->version, t->cuda[0] ? t->cuda : "None",
 			 t->installer);
+	if (t->conda_cpuonly)
+		finding_evidence(fd, "conda package cpuonly", "conda-meta", "installed");
 	fix_install_torch(fd, f, py, strcmp(t->installer, "debian") != 0);
 }
 
