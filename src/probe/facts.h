@@ -413,6 +413,7 @@ struct python_facts {
 	struct torch_install torches[MAX_TORCHES];
 	int ntorch;
 	struct torch_deep deep;
+	char uv[FACT_PATH];		/* uv on PATH, "" when none: fixes then offer `uv pip` too */
 };
 
 struct facts {

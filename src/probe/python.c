@@ -343,6 +343,7 @@ void probe_python(struct facts *f, const struct probe_ctx *ctx)
 		p->selected = 0;
 		str_copy(p->selected_reason, sizeof(p->selected_reason), "the first interpreter found");
 	}
+	probe_find_on_path(f, fs, "uv", p->uv, sizeof(p->uv));
 	if (p->count == 0)
 		fact_status_set(&p->status, FACT_ABSENT, "no Python interpreter found");
 	else

@@ -401,8 +401,8 @@ static json_t *python_json(const struct python_facts *p)
 		}
 		json_array_append_new(torches, o);
 	}
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:{s:b, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f}}",
-		"status", status_json(&p->status), "selected", p->selected >= 0 ? json_integer(p->selected) : json_null(),
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:{s:b, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f}}",
+		"status", status_json(&p->status), "uv", str_or_null(p->uv), "selected", p->selected >= 0 ? json_integer(p->selected) : json_null(),
 		"selected_reason", str_or_null(p->selected_reason), "interpreters", envs, "torch", torches,
 		"deep", "ran", d->ran, "ok", d->ok, "error", str_or_null(d->error), "version", str_or_null(d->version),
 		"cuda", str_or_null(d->cuda), "available", tristate(d->available),

@@ -68,6 +68,11 @@ static void fix_install_torch(struct finding *fd, const struct facts *f, const s
 	finding_fix(fd, install, "install PyTorch %s built for CUDA %s (%s), the newest that runs on driver %s%s",
 		    ch.release.version, ch.variant.cuda, ch.variant.variant, drv ? drv : "(any)",
 		    gpu_cc(f) ? " and this GPU" : "");
+	if (f->python.uv[0] && py && py->kind != PY_SYSTEM && str_starts_with(cmd, "pip ")) {
+		/* uv installs into the interpreter it is pointed at, much faster */
+		str_printf(install, sizeof(install), "uv pip install --python %s %s", py->exe, cmd + strlen("pip install "));
+		finding_fix(fd, install, "or the same with uv");
+	}
 }
 
 static void check_installed(const struct facts *f, struct findings *out)
