@@ -102,10 +102,9 @@ static struct finding *find_or_add(struct findings *out, const char *id, enum se
 	return f;
 }
 
-static void report_init(const struct facts *facts, struct findings *out, const char *api, const struct rt_library *lib)
+static void report_init(struct findings *out, const char *api, const struct rt_library *lib)
 {
 	const struct code_cause *c;
-	const char *visible = facts_env(facts, "CUDA_VISIBLE_DEVICES");
 	struct finding *f;
 	bool added;
 
@@ -113,21 +112,15 @@ static void report_init(const struct facts *facts, struct findings *out, const c
 		return;
 	c = cause_for(api, lib->init);
 	/*
-	 * No device while CUDA_VISIBLE_DEVICES hides them (by its own form, or as
-	 * another rule found): the variable is the cause. A valid-looking value
-	 * leaves the code to its usual meaning.
+	 * No device while CUDA_VISIBLE_DEVICES hides them: the static rule (or the
+	 * UUID/MIG check above) already named the variable; cuInit's answer
+	 * confirms it. A valid-looking value leaves the code to its usual meaning.
 	 */
-	if (strcmp(api, "cuda") == 0 && (lib->init == 100 || lib->init == 101) && visible &&
-	    (findings_get(out, "env.visible-devices") || facts->env.visible == VISIBLE_EMPTY ||
-	     facts->env.visible == VISIBLE_NONE || facts->env.visible == VISIBLE_INVALID)) {
-		f = find_or_add(out, "env.visible-devices", SEV_ERROR, STAGE_CUDA,
-				"CUDA sees no device because of CUDA_VISIBLE_DEVICES", &added);
-		if (added) {
-			finding_detail(f, "cuInit returned %s with CUDA_VISIBLE_DEVICES=\"%s\": no entry of it names a GPU "
-				       "this machine has.", lib->init_name, visible);
-			finding_fix(f, "unset CUDA_VISIBLE_DEVICES", "show all GPUs, or set it to indices or UUIDs that exist");
-		}
+	if (strcmp(api, "cuda") == 0 && (lib->init == 100 || lib->init == 101) &&
+	    (f = findings_find(out, "env.visible-devices"))) {
 		finding_evidence(f, "cuInit", lib->path, "%s (%d)", lib->init_name, lib->init);
+		if (f->severity < SEV_ERROR)
+			f->severity = SEV_ERROR;
 		return;
 	}
 	/* MIG without instances or a closed compute mode explains "no device" and "busy". */
@@ -209,8 +202,8 @@ static void check_init(const struct facts *facts, struct findings *out)
 {
 	report_load(out, "libcuda.so.1", &facts->runtime.cuda_lib, SEV_ERROR);
 	report_load(out, "libnvidia-ml.so.1", &facts->runtime.nvml_lib, SEV_WARNING);
-	report_init(facts, out, "nvml", &facts->runtime.nvml_lib);
-	report_init(facts, out, "cuda", &facts->runtime.cuda_lib);
+	report_init(out, "nvml", &facts->runtime.nvml_lib);
+	report_init(out, "cuda", &facts->runtime.cuda_lib);
 }
 
 /* 00000000:01:00.0 (NVML) and 0000:01:00.0 (sysfs) name the same device. */
