@@ -139,3 +139,12 @@ const char *facts_driver_version(const struct facts *facts)
 		return lib->version;
 	return NULL;
 }
+
+const char *facts_driver_version_source(const struct facts *facts)
+{
+	if (facts->kmod.nvrm_version[0])
+		return "/proc/driver/nvidia/version";
+	if (facts->runtime.nvml_driver_version[0])
+		return "NVML";
+	return "libcuda.so.1";
+}

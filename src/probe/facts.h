@@ -454,5 +454,7 @@ const struct devnode *facts_devnode(const struct facts *facts, const char *path)
 const struct lib_candidate *lib_choice_chosen(const struct lib_choice *choice);
 /* The NVIDIA driver version known statically: NVRM first, else libcuda's. */
 const char *facts_driver_version(const struct facts *facts);
+/* Where facts_driver_version() took its answer from, for evidence. */
+const char *facts_driver_version_source(const struct facts *facts);
 
 #endif

@@ -159,9 +159,7 @@ static void check_too_old(const struct facts *facts, struct findings *out)
 	else
 		finding_detail(f, "Driver %s is older than any CUDA release in the tables. Programs built for CUDA "
 			       "%d.x need at least driver %s.", drv, major, floor.value);
-	finding_evidence(f, "driver version", facts->kmod.nvrm_version[0] ? "/proc/driver/nvidia/version" :
-			 facts->runtime.nvml_driver_version[0] && strcmp(drv, facts->runtime.nvml_driver_version) == 0 ?
-			 "NVML" : "libcuda.so.1", "%s", drv);
+	finding_evidence(f, "driver version", facts_driver_version_source(facts), "%s", drv);
 	finding_evidence(f, "minimum for CUDA minor-version compatibility", floor.source, "%d.x needs %s", major, floor.value);
 	fix_install_driver(f, facts);
 	fix_torch_for_driver(f, facts, drv);

@@ -139,12 +139,13 @@ static void check_ready(const struct facts *facts, struct findings *out)
 			       "matches it, and CUDA initialised and sees %d device%s (driver API %d.%d).",
 			       facts->runtime.cuda_count, facts->runtime.cuda_count == 1 ? "" : "s",
 			       facts->runtime.cuda_driver_version / 1000, (facts->runtime.cuda_driver_version % 1000) / 10);
-	else
+	else {
+		bool have_max = drv && kb_cuda_max_for_driver(drv, &max) == 0;
+
 		finding_detail(f, "The static checks pass: the GPU is on the bus, the driver is loaded, its device nodes "
-			       "are usable and libcuda.so.1 matches it.%s%s%s",
-			       drv && kb_cuda_max_for_driver(drv, &max) == 0 ? " The driver runs CUDA up to " : "",
-			       drv && kb_cuda_max_for_driver(drv, &max) == 0 ? max.value : "",
-			       facts->runtime.ran ? "" : " The driver itself was not called.");
+			       "are usable and libcuda.so.1 matches it.%s%s%s", have_max ? " The driver runs CUDA up to " : "",
+			       have_max ? max.value : "", facts->runtime.ran ? "" : " The driver itself was not called.");
+	}
 	finding_evidence(f, "libcuda.so.1", lib_origin_name(cuda->origin), "%s", cuda->resolved);
 }
 

@@ -13,9 +13,11 @@ static void check_newer_than_driver(const struct facts *facts, struct findings *
 {
 	const char *drv = facts_driver_version(facts);
 	struct kb_answer max;
+	bool have_max;
 
 	if (!drv)
 		return;
+	have_max = kb_cuda_max_for_driver(drv, &max) == 0;
 	for (int i = 0; i < facts->toolkits.count; i++) {
 		const struct toolkit *tk = &facts->toolkits.items[i];
 		struct kb_answer need, compat;
@@ -40,16 +42,14 @@ static void check_newer_than_driver(const struct facts *facts, struct findings *
 				       "is insufficient for CUDA runtime version\" (error 35). PyTorch wheels carry their "
 				       "own CUDA runtime and are judged separately.");
 		finding_evidence(f, "toolkit", tk->version_source, "%s", tk->version);
-		finding_evidence(f, "driver", facts->kmod.nvrm_version[0] ? "/proc/driver/nvidia/version" :
-				 facts->runtime.nvml_driver_version[0] && strcmp(drv, facts->runtime.nvml_driver_version) == 0 ?
-				 "NVML" : "libcuda.so.1", "%s", drv);
+		finding_evidence(f, "driver", facts_driver_version_source(facts), "%s", drv);
 		finding_evidence(f, "minimum driver", need.source, "CUDA %s (%s) needs >= %s", tk->version,
 				 need.release ? need.release : "", need.value);
-		if (kb_cuda_max_for_driver(drv, &max) == 0)
+		if (have_max)
 			finding_evidence(f, "newest CUDA this driver supports", max.source, "%s", max.value);
 		if (!has_compat) {
 			finding_fix(f, NULL, "upgrade the NVIDIA driver to %s or newer", need.value);
-			if (kb_cuda_max_for_driver(drv, &max) == 0)
+			if (have_max)
 				finding_fix(f, NULL, "or use a CUDA %s (or older) toolkit with this driver", max.value);
 		}
 	}
