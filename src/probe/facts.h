@@ -390,6 +390,9 @@ struct torch_install {
 	bool user_site;			/* under ~/.local */
 };
 
+/* Devices the deep probe reports one by one; its script stops at the same number. */
+#define MAX_DEEP_DEVICES 16
+
 struct torch_deep {
 	bool ran;
 	bool ok;			/* the script ran and reported */
@@ -400,7 +403,14 @@ struct torch_deep {
 	char arch_list[FACT_TEXT];
 	char cudnn[16];
 	char warning[FACT_TEXT * 2];	/* the first warning torch printed initialising CUDA */
-	char tensor_test[FACT_TEXT];	/* "ok" or the error of a small GPU computation */
+	char tensor_test[FACT_TEXT];	/* "ok" or the first device's error of a small GPU computation */
+	char file[FACT_PATH];		/* torch.__file__: which copy the import loaded */
+	struct {
+		char name[64];
+		char cc[8];		/* "8.6" */
+		char test[FACT_TEXT];	/* "ok" or the error */
+	} devices[MAX_DEEP_DEVICES];
+	int ndevices;
 	double elapsed_ms;
 };
 

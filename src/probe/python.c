@@ -1,12 +1,15 @@
 /*
  * python.c - every Python interpreter on the machine, found without running
  * any: the python3 on PATH (through pyenv shims), VIRTUAL_ENV, CONDA_PREFIX
- * and conda's environments, pyenv's versions, the system's. For each, its
- * version, prefix and the site directories it imports from, in order.
+ * and conda's environments, pyenv's versions, the system's, Jupyter's
+ * kernels. For each, its version, prefix and the site directories it
+ * imports from, in order.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "probe/probe_internal.h"
 #include "util/kv.h"
@@ -294,6 +297,71 @@ static void scan_dir_versions(struct facts *f, const struct rootfs *fs, const ch
 	closedir(d);
 }
 
+/* A kernelspec's kernel.json: {"argv": ["/home/a/envs/ml/bin/python", "-m", "ipykernel_launcher", ...]}. */
+static void add_kernel(struct facts *f, const struct rootfs *fs, const char *dir, const char *name)
+{
+	char path[FACT_PATH], found_by[sizeof(f->python.envs[0].found_by)], *text = NULL;
+	json_t *spec, *exe, *display;
+
+	if (str_printf(path, sizeof(path), "%s/%s/kernel.json", dir, name) < 0 ||
+	    rootfs_read(fs, path, SMALL_FILE_MAX, &text, NULL, NULL, NULL) < 0)
+		return;
+	spec = json_loads(text, 0, NULL);
+	free(text);
+	exe = json_array_get(json_object_get(spec, "argv"), 0);
+	/* A bare "python" means whatever runs the notebook server: nothing new to find. */
+	if (json_is_string(exe) && json_string_value(exe)[0] == '/') {
+		/* The notebook's kernel menu shows display_name. */
+		display = json_object_get(spec, "display_name");
+		str_printf(found_by, sizeof(found_by), "jupyter kernel %s",
+			   json_is_string(display) ? json_string_value(display) : name);
+		add_interpreter(f, fs, json_string_value(exe), found_by, false);
+	}
+	json_decref(spec);
+}
+
+static void scan_kernel_dir(struct facts *f, const struct rootfs *fs, const char *dir)
+{
+	DIR *d = rootfs_opendir(fs, dir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			add_kernel(f, fs, dir, de->d_name);
+	closedir(d);
+}
+
+/*
+ * Jupyter's kernelspecs, where `jupyter kernelspec list` looks: JUPYTER_PATH,
+ * the user's data dir, each environment's share/jupyter and the system's.
+ */
+static void scan_jupyter(struct facts *f, const struct rootfs *fs)
+{
+	const char *jpath = facts_env(f, "JUPYTER_PATH"), *data = facts_env(f, "JUPYTER_DATA_DIR"), *home = home_of(f);
+	int known = f->python.count;
+	char dir[FACT_PATH];
+
+	if (jpath) {
+		char buf[4096], *save = NULL;
+
+		str_copy(buf, sizeof(buf), jpath);
+		for (char *p = strtok_r(buf, ":", &save); p; p = strtok_r(NULL, ":", &save))
+			if (p[0] == '/' && str_printf(dir, sizeof(dir), "%s/kernels", p) == 0)
+				scan_kernel_dir(f, fs, dir);
+	}
+	if (data && data[0] == '/' && str_printf(dir, sizeof(dir), "%s/kernels", data) == 0)
+		scan_kernel_dir(f, fs, dir);
+	else if (home && str_printf(dir, sizeof(dir), "%s/.local/share/jupyter/kernels", home) == 0)
+		scan_kernel_dir(f, fs, dir);
+	for (int i = 0; i < known; i++)
+		if (str_printf(dir, sizeof(dir), "%s/share/jupyter/kernels", f->python.envs[i].prefix) == 0)
+			scan_kernel_dir(f, fs, dir);
+	scan_kernel_dir(f, fs, "/usr/local/share/jupyter/kernels");
+	scan_kernel_dir(f, fs, "/usr/share/jupyter/kernels");
+}
+
 void probe_python(struct facts *f, const struct probe_ctx *ctx)
 {
 	const struct rootfs *fs = &ctx->fs;
@@ -316,6 +384,7 @@ void probe_python(struct facts *f, const struct probe_ctx *ctx)
 		scan_dir_versions(f, fs, path, "pyenv");
 	add_interpreter(f, fs, "/usr/bin/python3", "system", false);
 	add_interpreter(f, fs, "/usr/local/bin/python3", "system", false);
+	scan_jupyter(f, fs);
 	if (ctx->python && ctx->python[0]) {
 		char exe[FACT_PATH];
 

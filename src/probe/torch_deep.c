@@ -22,6 +22,7 @@ static const char deep_script[] =
 	"try:\n"
 	"    import torch\n"
 	"    r['version'] = torch.__version__\n"
+	"    r['file'] = getattr(torch, '__file__', '') or ''\n"
 	"    r['cuda'] = torch.version.cuda\n"
 	"    ok = torch.cuda.is_available()\n"
 	"    r['available'] = bool(ok)\n"
@@ -35,12 +36,21 @@ static const char deep_script[] =
 	"        r['cudnn'] = str(v) if v else ''\n"
 	"    except Exception:\n"
 	"        r['cudnn'] = ''\n"
-	"    if ok:\n"
+	"    devs = []\n"
+	"    for i in range(min(r['device_count'], 16)):\n"
+	"        dv = {}\n"
 	"        try:\n"
-	"            x = torch.ones(64, device='cuda')\n"
-	"            r['tensor_test'] = 'ok' if float((x * 2).sum().item()) == 128.0 else 'wrong result'\n"
+	"            dv['name'] = torch.cuda.get_device_name(i)\n"
+	"            dv['cc'] = '.'.join(map(str, torch.cuda.get_device_capability(i)))\n"
+	"            x = torch.ones(64, device='cuda:' + str(i))\n"
+	"            dv['test'] = 'ok' if float((x * 2).sum().item()) == 128.0 else 'wrong result'\n"
 	"        except Exception as e:\n"
-	"            r['tensor_test'] = str(e)[:200]\n"
+	"            dv['test'] = str(e)[:200]\n"
+	"        devs.append(dv)\n"
+	"    r['devices'] = devs\n"
+	"    if devs:\n"
+	"        bad = [d['test'] for d in devs if d.get('test') != 'ok']\n"
+	"        r['tensor_test'] = bad[0] if bad else 'ok'\n"
 	"except Exception as e:\n"
 	"    r['error'] = '%s: %s' % (type(e).__name__, str(e)[:300])\n"
 	"r['warnings'] = caught[:3]\n"
@@ -57,7 +67,8 @@ static void copy_string(json_t *obj, const char *key, char *out, size_t outsz)
 static void parse_report(struct torch_deep *d, const char *out)
 {
 	const char *line = out, *nl;
-	json_t *j, *w;
+	json_t *j, *w, *dev;
+	size_t i;
 
 	/* The report is the last line; anything torch printed before it is skipped. */
 	while ((nl = strchr(line, '\n')) && nl[1])
@@ -78,6 +89,15 @@ static void parse_report(struct torch_deep *d, const char *out)
 		d->available = json_is_true(json_object_get(j, "available"));
 	if (json_is_integer(json_object_get(j, "device_count")))
 		d->device_count = (int)json_integer_value(json_object_get(j, "device_count"));
+	copy_string(j, "file", d->file, sizeof(d->file));
+	json_array_foreach(json_object_get(j, "devices"), i, dev) {
+		if (d->ndevices >= MAX_DEEP_DEVICES)
+			break;
+		copy_string(dev, "name", d->devices[d->ndevices].name, sizeof(d->devices[0].name));
+		copy_string(dev, "cc", d->devices[d->ndevices].cc, sizeof(d->devices[0].cc));
+		copy_string(dev, "test", d->devices[d->ndevices].test, sizeof(d->devices[0].test));
+		d->ndevices++;
+	}
 	w = json_array_get(json_object_get(j, "warnings"), 0);
 	if (json_is_string(w))
 		str_copy(d->warning, sizeof(d->warning), json_string_value(w));

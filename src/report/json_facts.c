@@ -401,14 +401,20 @@ static json_t *python_json(const struct python_facts *p)
 		}
 		json_array_append_new(torches, o);
 	}
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:{s:b, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f}}",
+	json_t *devices = json_array(), *out;
+
+	for (int i = 0; i < d->ndevices; i++)
+		json_array_append_new(devices, json_pack("{s:o, s:o, s:o}", "name", json_text(d->devices[i].name),
+			"capability", str_or_null(d->devices[i].cc), "tensor_test", str_or_null(d->devices[i].test)));
+	out = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:{s:b, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f, s:o, s:o}}",
 		"status", status_json(&p->status), "uv", str_or_null(p->uv), "selected", p->selected >= 0 ? json_integer(p->selected) : json_null(),
 		"selected_reason", str_or_null(p->selected_reason), "interpreters", envs, "torch", torches,
 		"deep", "ran", d->ran, "ok", d->ok, "error", str_or_null(d->error), "version", str_or_null(d->version),
 		"cuda", str_or_null(d->cuda), "available", tristate(d->available),
 		"device_count", d->ok && !d->error[0] ? json_integer(d->device_count) : json_null(), "arch_list", str_or_null(d->arch_list),
 		"cudnn", str_or_null(d->cudnn), "warning", str_or_null(d->warning), "tensor_test", str_or_null(d->tensor_test),
-		"elapsed_ms", d->elapsed_ms);
+		"elapsed_ms", d->elapsed_ms, "file", str_or_null(d->file), "devices", devices);
+	return out;
 }
 
 json_t *report_facts_json(const struct facts *f)

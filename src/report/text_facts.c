@@ -261,13 +261,20 @@ static void python_lines(struct textfmt *t, const struct facts *f, int detail)
 		fputc('\n', t->out);
 	}
 	if (p->deep.ran) {
+		const struct torch_deep *d = &p->deep;
+
 		cont(t);
-		if (p->deep.ok && !p->deep.error[0])
-			fprintf(t->out, "import torch: %s, cuda %s, is_available() = %s (%.0f ms)\n", p->deep.version,
-				p->deep.cuda[0] ? p->deep.cuda : "None", p->deep.available == 1 ? "True" : "False",
-				p->deep.elapsed_ms);
-		else
-			fprintf(t->out, "import torch failed: %s\n", p->deep.error);
+		if (!d->ok || d->error[0]) {
+			fprintf(t->out, "import torch failed: %s\n", d->error);
+			return;
+		}
+		fprintf(t->out, "import torch: %s, cuda %s, is_available() = %s (%.0f ms)\n", d->version,
+			d->cuda[0] ? d->cuda : "None", d->available == 1 ? "True" : "False", d->elapsed_ms);
+		for (int i = 0; i < d->ndevices; i++) {
+			cont(t);
+			fprintf(t->out, "  cuda:%d %s (sm %s): tensor test %s\n", i, d->devices[i].name, d->devices[i].cc,
+				d->devices[i].test);
+		}
 	}
 }
 

@@ -90,23 +90,38 @@ struct finding *findings_find(struct findings *list, const char *id)
 	return NULL;
 }
 
-void findings_release(struct findings *list)
+static void finding_release(struct finding *f)
+{
+	free(f->title);
+	free(f->detail);
+	for (int j = 0; j < f->nevidence; j++) {
+		free(f->evidence[j].fact);
+		free(f->evidence[j].value);
+		free(f->evidence[j].source);
+	}
+	for (int j = 0; j < f->nfix; j++) {
+		free(f->fix[j].text);
+		free(f->fix[j].command);
+	}
+}
+
+bool findings_remove(struct findings *list, const char *id)
 {
 	for (size_t i = 0; i < list->count; i++) {
-		struct finding *f = &list->items[i];
-
-		free(f->title);
-		free(f->detail);
-		for (int j = 0; j < f->nevidence; j++) {
-			free(f->evidence[j].fact);
-			free(f->evidence[j].value);
-			free(f->evidence[j].source);
-		}
-		for (int j = 0; j < f->nfix; j++) {
-			free(f->fix[j].text);
-			free(f->fix[j].command);
-		}
+		if (strcmp(list->items[i].id, id) != 0)
+			continue;
+		finding_release(&list->items[i]);
+		memmove(&list->items[i], &list->items[i + 1], (list->count - i - 1) * sizeof(list->items[0]));
+		list->count--;
+		return true;
 	}
+	return false;
+}
+
+void findings_release(struct findings *list)
+{
+	for (size_t i = 0; i < list->count; i++)
+		finding_release(&list->items[i]);
 	free(list->items);
 	memset(list, 0, sizeof(*list));
 }

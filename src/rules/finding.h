@@ -80,6 +80,8 @@ void finding_fix(struct finding *f, const char *command, const char *text_fmt, .
 const struct finding *findings_get(const struct findings *list, const char *id);
 /* The finding with this id for adding evidence to, or NULL. */
 struct finding *findings_find(struct findings *list, const char *id);
+/* Withdraw the finding with this id (a later fact overturned it); whether there was one. */
+bool findings_remove(struct findings *list, const char *id);
 void findings_release(struct findings *list);
 
 /* Whether a fix step with this command is already there. */

@@ -106,6 +106,9 @@ static void check_installed(const struct facts *f, struct findings *out)
 			finding_fix(fd, NULL, "or activate that environment first: conda activate %s", path_basename(o->prefix));
 		else if (o->kind == PY_VENV)
 			finding_fix(fd, NULL, "or activate that environment first: . %s/bin/activate", o->prefix);
+		if (str_starts_with(o->found_by, "jupyter kernel "))
+			finding_fix(fd, NULL, "in a notebook, choose the kernel \"%s\" (Kernel > Change kernel)",
+				    o->found_by + strlen("jupyter kernel "));
 		return;
 	}
 	if (!gpu_present(f))
@@ -320,19 +323,134 @@ static void check_shadowing(const struct facts *f, struct findings *out)
 	}
 }
 
-/* What import torch said, against what the files predicted: the run wins. */
+/*
+ * Predictions from the files that a working import overturns: when torch
+ * imports, sees the GPU and computes on every device, none of them held.
+ */
+static const char *const overturned_when_working[] = {
+	"torch.cpu-only", "torch.rocm-build", "torch.driver-too-old", "torch.arch-unsupported", "torch.libs-unresolved",
+};
+
+static bool is_arch_error(const char *text)
+{
+	return strstr(text, "no kernel image") || strstr(text, "invalid device function");
+}
+
+/* The first device whose small computation failed, or -1. */
+static int failed_device(const struct torch_deep *d)
+{
+	for (int i = 0; i < d->ndevices; i++)
+		if (strcmp(d->devices[i].test, "ok") != 0)
+			return i;
+	return -1;
+}
+
+static void report_import_failed(const struct torch_deep *d, const struct python_env *py, struct findings *out)
+{
+	struct finding *fd = findings_add(out, "torch.import-failed", SEV_ERROR, STAGE_PYTHON, "import torch failed in %s",
+					  py->exe);
+
+	finding_detail(fd, "Running the interpreter to import torch did not work: %s", d->error);
+	finding_evidence(fd, "deep probe", py->exe, "%s", d->error);
+}
+
+/* import torch loaded another copy than the files the diagnosis read (PYTHONPATH, a .pth file, sitecustomize). */
+static void report_other_copy(const struct torch_deep *d, const struct python_env *py, const struct torch_install *t,
+			      struct findings *out)
+{
+	struct finding *fd;
+
+	if (!t || !d->version[0] || strcmp(t->version, d->version) == 0)
+		return;
+	fd = findings_add(out, "torch.deep-contradiction", SEV_WARNING, STAGE_PYTHON,
+			  "import torch loads %s, not the %s the files show", d->version, t->version);
+	finding_detail(fd, "The interpreter's site directories hold torch %s in %s, but importing it in %s loads %s%s%s. "
+		       "PYTHONPATH, a .pth file or sitecustomize puts another copy first; the findings about the files "
+		       "describe a copy that is not used.", t->version, t->dir, py->exe, d->version,
+		       d->file[0] ? " from " : "", d->file);
+	finding_evidence(fd, "files", t->dir, "%s", t->version);
+	finding_evidence(fd, "import torch", d->file[0] ? d->file : py->exe, "%s", d->version);
+	finding_fix(fd, "env -u PYTHONPATH python3 -c 'import torch; print(torch.__file__, torch.__version__)'",
+		    "see which copy loads without PYTHONPATH");
+}
+
+/* It works: withdraw what the files predicted would not, and say so. */
+static void withdraw_predictions(const struct torch_deep *d, const struct python_env *py, struct findings *out)
+{
+	struct finding *fd = NULL;
+
+	for (size_t i = 0; i < sizeof(overturned_when_working) / sizeof(overturned_when_working[0]); i++) {
+		const struct finding *old = findings_get(out, overturned_when_working[i]);
+		char title[FACT_TEXT];
+
+		if (!old || old->severity != SEV_ERROR)
+			continue;
+		str_copy(title, sizeof(title), old->title);
+		findings_remove(out, overturned_when_working[i]);
+		if (!fd) {
+			fd = findings_add(out, "torch.deep-contradiction", SEV_INFO, STAGE_PYTHON,
+					  "import torch works on the GPU, against what the files predicted");
+			finding_detail(fd, "The files predicted that torch %s in %s could not use the GPU, but importing it "
+				       "reports is_available() = True and a small computation succeeded on all %d device(s). "
+				       "The run wins; the withdrawn predictions are listed as evidence.", d->version,
+				       py->exe, d->device_count);
+		}
+		finding_evidence(fd, "withdrawn", overturned_when_working[i], "%s", title);
+	}
+}
+
+/* A device that torch sees but cannot compute on. */
+static void report_failed_device(const struct torch_deep *d, int dev, const struct python_env *py,
+				 struct findings *out)
+{
+	const char *text = d->devices[dev].test;
+	struct finding *fd;
+
+	if (is_arch_error(text)) {
+		fd = findings_find(out, "torch.arch-unsupported");
+		if (!fd) {
+			fd = findings_add(out, "torch.arch-unsupported", SEV_ERROR, STAGE_PYTHON,
+					  "torch %s has no kernels for %s (sm %s)", d->version, d->devices[dev].name,
+					  d->devices[dev].cc);
+			finding_detail(fd, "The files did not predict it, but running a kernel on cuda:%d failed: this build "
+				       "has no code for the GPU's architecture. Its arch list: %s.", dev,
+				       d->arch_list[0] ? d->arch_list : "unknown");
+		}
+		finding_evidence(fd, "tensor test", py->exe, "cuda:%d: %s", dev, text);
+		return;
+	}
+	fd = findings_add(out, "torch.gpu-compute-failed", SEV_ERROR, STAGE_PYTHON,
+			  "torch sees %s but a computation on cuda:%d failed", d->devices[dev].name, dev);
+	finding_detail(fd, "torch.cuda.is_available() is True, yet multiplying a 64-element tensor on cuda:%d did not "
+		       "work: %s. `gpudoctor explain` reads such messages; `gpudoctor --deep -v` shows the facts.",
+		       dev, text);
+	finding_evidence(fd, "tensor test", py->exe, "cuda:%d: %s", dev, text);
+}
+
+/* What import torch said, against what the files predicted: the run wins, and a contradiction is reported. */
 static void check_deep(const struct facts *f, struct findings *out)
 {
 	const struct torch_deep *d = &f->python.deep;
 	const struct python_env *py = selected(f);
+	const struct torch_install *t;
 	struct finding *fd;
+	int bad;
 
 	if (!d->ran || !py)
 		return;
 	if (!d->ok || d->error[0]) {
-		fd = findings_add(out, "torch.import-failed", SEV_ERROR, STAGE_PYTHON, "import torch failed in %s", py->exe);
-		finding_detail(fd, "Running the interpreter to import torch did not work: %s", d->error);
-		finding_evidence(fd, "deep probe", py->exe, "%s", d->error);
+		report_import_failed(d, py, out);
+		return;
+	}
+	t = py->torch >= 0 ? &f->python.torches[py->torch] : NULL;
+	report_other_copy(d, py, t, out);
+	bad = failed_device(d);
+	if (d->available == 1 && d->ndevices > 0 && bad < 0) {
+		withdraw_predictions(d, py, out);
+		return;
+	}
+	if (d->available == 1 && bad >= 0) {
+		report_failed_device(d, bad, py, out);
 		return;
 	}
 	if (gpu_present(f) && d->available == 0 && !findings_get(out, "torch.cpu-only") &&

@@ -108,6 +108,99 @@ static void test_cpu_build_explained_once(void **state)
 	facts_free(f);
 }
 
+/* The import reports a working GPU with every device computing. */
+static void deep_works(struct facts *f, const char *version)
+{
+	struct torch_deep *d = &f->python.deep;
+
+	d->ran = d->ok = true;
+	d->available = 1;
+	d->device_count = d->ndevices = 1;
+	str_copy(d->version, sizeof(d->version), version);
+	str_copy(d->devices[0].name, sizeof(d->devices[0].name), "NVIDIA A100-SXM4-80GB");
+	str_copy(d->devices[0].cc, sizeof(d->devices[0].cc), "8.0");
+	str_copy(d->devices[0].test, sizeof(d->devices[0].test), "ok");
+}
+
+static void test_deep_overturns_prediction(void **state)
+{
+	struct facts *f = with_cuda_torch();
+	struct diagnosis d;
+	const struct finding *c;
+
+	(void)state;
+	/* the files say CPU build, yet the same version imports and computes on the GPU */
+	f->python.torches[0].cuda[0] = '\0';
+	str_copy(f->python.torches[0].version, sizeof(f->python.torches[0].version), "2.4.1+cpu");
+	deep_works(f, "2.4.1+cpu");
+	rules_run(f, &d);
+	assert_null(d.root_cause);
+	assert_null(findings_get(&d.findings, "torch.cpu-only"));
+	c = findings_get(&d.findings, "torch.deep-contradiction");
+	assert_non_null(c);
+	assert_int_equal(c->severity, SEV_INFO);
+	assert_int_equal(c->nevidence, 1);
+	assert_string_equal(c->evidence[0].fact, "withdrawn");
+	assert_string_equal(c->evidence[0].source, "torch.cpu-only");
+	diagnosis_release(&d);
+	facts_free(f);
+}
+
+static void test_deep_loads_other_copy(void **state)
+{
+	struct facts *f = with_cuda_torch();
+	struct diagnosis d;
+	const struct finding *c;
+
+	(void)state;
+	deep_works(f, "2.5.0+cu124");
+	str_copy(f->python.deep.file, sizeof(f->python.deep.file), "/opt/extra/torch/__init__.py");
+	rules_run(f, &d);
+	c = findings_get(&d.findings, "torch.deep-contradiction");
+	assert_non_null(c);
+	assert_int_equal(c->severity, SEV_WARNING);
+	assert_non_null(strstr(c->title, "2.5.0+cu124"));
+	assert_non_null(strstr(c->title, "2.4.1+cu121"));
+	assert_non_null(strstr(c->detail, "/opt/extra/torch/__init__.py"));
+	diagnosis_release(&d);
+	facts_free(f);
+}
+
+static void test_deep_device_without_kernels(void **state)
+{
+	struct facts *f = with_cuda_torch();
+	struct diagnosis d;
+
+	(void)state;
+	deep_works(f, "2.4.1+cu121");
+	str_copy(f->python.deep.devices[0].test, sizeof(f->python.deep.devices[0].test),
+		 "CUDA error: no kernel image is available for execution on the device");
+	rules_run(f, &d);
+	assert_non_null(d.root_cause);
+	assert_string_equal(d.root_cause->id, "torch.arch-unsupported");
+	assert_non_null(strstr(d.root_cause->evidence[d.root_cause->nevidence - 1].value, "no kernel image"));
+	diagnosis_release(&d);
+	facts_free(f);
+}
+
+static void test_deep_device_compute_fails(void **state)
+{
+	struct facts *f = with_cuda_torch();
+	struct diagnosis d;
+
+	(void)state;
+	deep_works(f, "2.4.1+cu121");
+	str_copy(f->python.deep.devices[0].test, sizeof(f->python.deep.devices[0].test),
+		 "CUDA error: an illegal memory access was encountered");
+	rules_run(f, &d);
+	assert_non_null(d.root_cause);
+	assert_string_equal(d.root_cause->id, "torch.gpu-compute-failed");
+	assert_non_null(strstr(d.root_cause->title, "cuda:0"));
+	assert_null(findings_get(&d.findings, "torch.deep-contradiction"));
+	diagnosis_release(&d);
+	facts_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -115,6 +208,10 @@ int main(void)
 		cmocka_unit_test(test_deep_contradicts),
 		cmocka_unit_test(test_import_failed),
 		cmocka_unit_test(test_cpu_build_explained_once),
+		cmocka_unit_test(test_deep_overturns_prediction),
+		cmocka_unit_test(test_deep_loads_other_copy),
+		cmocka_unit_test(test_deep_device_without_kernels),
+		cmocka_unit_test(test_deep_device_compute_fails),
 	};
 
 	return cmocka_run_group_tests_name("rules_torch", tests, NULL, NULL);
