@@ -3,7 +3,8 @@
 #   make            build build/gpudoctor
 #   make check      unit tests + scenario tests + real-machine smoke test,
 #                   all under AddressSanitizer and UndefinedBehaviorSanitizer
-#   make bench      doctor vs. python -m torch.utils.collect_env
+#   make bench      doctor vs. python -m torch.utils.collect_env, and the static
+#                   analysis of a full-size CUDA torch install
 #   make clean
 #
 # Run-time dependencies: glibc only. Jansson is linked statically from
@@ -111,6 +112,7 @@ smoke: $(BIN_SAN)
 
 bench: $(BIN)
 	bench/doctor-vs-collect-env.sh
+	bench/static-torch-install.sh
 
 # On a machine with an NVIDIA GPU: gpudoctor's readings against nvidia-smi's.
 gpu-check: $(BIN)

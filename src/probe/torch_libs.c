@@ -13,8 +13,15 @@
 #include "util/fatbin.h"
 #include "util/str.h"
 
-/* Enough entries to see every architecture: the list repeats for each kernel. */
-#define FATBIN_SAMPLE_ENTRIES 50000
+/*
+ * Enough entries to see every architecture. Each translation unit is built
+ * for the whole TORCH_CUDA_ARCH_LIST, so the list repeats in every
+ * container, and the first thousand units show it; reading all of a real
+ * libtorch_cuda.so (tens of thousands of entries, one read each) would cost
+ * more than the rest of the diagnosis. A scan stopped here is "sampled", and
+ * the rules then let the release's table overrule a missing architecture.
+ */
+#define FATBIN_SAMPLE_ENTRIES 8192
 
 static bool is_cuda_library(const char *soname)
 {

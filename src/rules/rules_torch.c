@@ -194,6 +194,10 @@ static void check_driver_and_arch(const struct facts *f, struct findings *out)
 			str_printf(from_elf + strlen(from_elf), sizeof(from_elf) - strlen(from_elf), "%s%u.%u+PTX",
 				   from_elf[0] ? ";" : "", t->ptx[i] / 10, t->ptx[i] % 10);
 		archs = from_elf[0] ? from_elf : kb_torch_arch_list(base, variant);
+		/* A sampled scan may have stopped before an architecture only some kernels have. */
+		if (archs == from_elf && t->archs_truncated && kb_arch_fit(archs, cc) == KB_ARCH_NONE &&
+		    kb_torch_arch_list(base, variant))
+			archs = kb_torch_arch_list(base, variant);
 		if (archs && kb_arch_fit(archs, cc) == KB_ARCH_NONE) {
 			fd = findings_add(out, "torch.arch-unsupported", SEV_ERROR, STAGE_PYTHON,
 					  "torch %s has no kernels for this GPU (compute capability %s)", t->version, cc);

@@ -201,6 +201,47 @@ static void test_deep_device_compute_fails(void **state)
 	facts_free(f);
 }
 
+/* The fat binaries list SASS up to sm_75 only; the GPU is an A100 (8.0). */
+static struct facts *with_partial_archs(bool sampled)
+{
+	struct facts *f = with_cuda_torch();
+	struct torch_install *t = &f->python.torches[0];
+	static const unsigned seen[] = { 50, 60, 70, 75 };
+
+	str_copy(f->pci.gpus[0].cc, sizeof(f->pci.gpus[0].cc), "8.0");
+	t->archs_known = true;
+	t->archs_truncated = sampled;
+	for (size_t i = 0; i < 4; i++)
+		t->sass[t->nsass++] = seen[i];
+	return f;
+}
+
+static void test_full_scan_missing_arch(void **state)
+{
+	struct facts *f = with_partial_archs(false);
+	struct diagnosis d;
+
+	(void)state;
+	rules_run(f, &d);
+	assert_non_null(d.root_cause);
+	assert_string_equal(d.root_cause->id, "torch.arch-unsupported");
+	diagnosis_release(&d);
+	facts_free(f);
+}
+
+static void test_sampled_scan_defers_to_table(void **state)
+{
+	struct facts *f = with_partial_archs(true);
+	struct diagnosis d;
+
+	(void)state;
+	/* 2.4.1+cu121 is built for 5.0 to 9.0 (data/torch_archs.tsv): the sample just stopped early */
+	rules_run(f, &d);
+	assert_null(findings_get(&d.findings, "torch.arch-unsupported"));
+	diagnosis_release(&d);
+	facts_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +253,8 @@ int main(void)
 		cmocka_unit_test(test_deep_loads_other_copy),
 		cmocka_unit_test(test_deep_device_without_kernels),
 		cmocka_unit_test(test_deep_device_compute_fails),
+		cmocka_unit_test(test_full_scan_missing_arch),
+		cmocka_unit_test(test_sampled_scan_defers_to_table),
 	};
 
 	return cmocka_run_group_tests_name("rules_torch", tests, NULL, NULL);
