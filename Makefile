@@ -7,8 +7,10 @@
 #                   analysis of a full-size CUDA torch install
 #   make clean
 #
-# Run-time dependencies: glibc only. Jansson is linked statically from
-# Debian's libjansson-dev; NVIDIA libraries are never linked.
+# Run-time dependencies: glibc only. Jansson (libjansson-dev), the
+# Vectorscan matching runtime (libvectorscan-dev) and PCRE2 (libpcre2-dev)
+# are linked statically from Debian's packages; NVIDIA libraries are never
+# linked.
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -21,6 +23,15 @@ else
 LIBS_JSON := -ljansson
 endif
 LDLIBS += $(LIBS_JSON)
+# A static library when Debian's -dev package has one, else the shared one.
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+static_or = $(or $(firstword $(wildcard /usr/lib/$(MULTIARCH)/$(1).a /usr/lib64/$(1).a /usr/lib/$(1).a)),$(2))
+# explain: signatures compiled at build time (tools/sigdb.c, full Vectorscan),
+# matched at run time (its runtime library only) and read out by PCRE2.
+LDLIBS += $(call static_or,libhs_runtime,-lhs_runtime) $(call static_or,libpcre2-8,-lpcre2-8) -lm
+
+# The knowledge tables' folder (a test can point it at another).
+DATA ?= data
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
@@ -33,11 +44,12 @@ say =
 endif
 CPPFLAGS += -DGD_VERSION='"$(VERSION)"'
 
-SRC_LIB := $(sort $(wildcard src/util/*.c src/probe/*.c src/probe/driver/*.c src/rules/*.c src/report/*.c src/kb/*.c src/cmd/*.c))
+SRC_LIB := $(sort $(wildcard src/util/*.c src/probe/*.c src/probe/driver/*.c src/rules/*.c src/explain/*.c src/compute/*.c src/report/*.c src/kb/*.c src/cmd/*.c))
 SRC_MAIN := src/main.c
 # The knowledge tables compiled in; each needs its reader in src/kb/.
-KB_TABLES := cuda_driver cuda_archs cudnn error_codes gpus gpu_peaks torch_releases torch_variants torch_archs
-GEN := $(patsubst %,build/gen/kb_%.c,$(KB_TABLES))
+KB_TABLES := cuda_driver cuda_archs cudnn error_codes gpus gpu_peaks torch_releases torch_variants torch_archs \
+	explain_signatures xid sm_throughput
+GEN := $(patsubst %,build/gen/kb_%.c,$(KB_TABLES)) build/gen/explain_db.c build/gen/kernels_ptx.c
 
 OBJ_LIB := $(patsubst %.c,build/obj/%.o,$(SRC_LIB) $(GEN:build/%=%))
 BIN := build/gpudoctor
@@ -49,7 +61,7 @@ BIN_SAN := build/asan/gpudoctor
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRC))
 
-.PHONY: all check deps unit scenarios smoke bench gpu-check clean fakes
+.PHONY: all check deps unit scenarios explain-test ptx-check smoke bench gpu-check clean fakes
 .SECONDARY:
 
 all: $(BIN)
@@ -69,10 +81,27 @@ build/obj/gen/%.o: build/gen/%.c
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
 
 # Knowledge tables: data/NAME.tsv -> build/gen/kb_NAME.c, checked as generated.
-build/gen/kb_%.c: data/%.tsv tools/tsv2c.awk
+build/gen/kb_%.c: $(DATA)/%.tsv tools/tsv2c.awk
 	@mkdir -p $(dir $@)
 	$(call say,GEN,$@)
 	$(Q)awk -v table=$* -f tools/tsv2c.awk $< > $@.tmp && mv $@.tmp $@
+
+# The GPU kernels, PTX text the driver JIT-compiles, as a C string.
+build/gen/kernels_ptx.c: src/compute/kernels.ptx tools/text2c.awk
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)
+	$(Q)awk -v name=compute_kernels_ptx -f tools/text2c.awk $< > $@.tmp && mv $@.tmp $@
+
+# explain's signature database, compiled and checked at build time.
+build/tools/sigdb: tools/sigdb.c src/explain/internal_patterns.h
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< -lhs -lpcre2-8
+
+build/gen/explain_db.c: $(DATA)/explain_signatures.tsv build/tools/sigdb
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)
+	$(Q)build/tools/sigdb $< > $@.tmp && mv $@.tmp $@
 
 # The sanitizer build used by every test.
 $(BIN_SAN): $(OBJ_LIB_SAN) build/asan/obj/src/main.o
@@ -95,7 +124,7 @@ build/asan/tests/%: tests/unit/%.c $(OBJ_LIB_SAN)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Wno-missing-prototypes $(SAN_FLAGS) -o $@ $< $(OBJ_LIB_SAN) $(LDLIBS) -lcmocka
 
 check: deps
-	@$(MAKE) --no-print-directory $(BIN) unit fakes-test scenarios smoke
+	@$(MAKE) --no-print-directory $(BIN) unit fakes-test scenarios explain-test ptx-check smoke
 	@echo "all checks passed"
 
 deps:
@@ -107,12 +136,20 @@ unit: $(UNIT_BIN)
 scenarios: $(BIN_SAN) $(FAKES)
 	GPUDOCTOR=$(BIN_SAN) tests/run-scenarios
 
+# The memory bound is measured on the plain binary: the sanitizers' shadow memory would swamp it.
+explain-test: $(BIN_SAN) $(BIN)
+	GPUDOCTOR=$(BIN_SAN) GPUDOCTOR_PLAIN=$(BIN) tests/explain/run
+
+ptx-check:
+	@tests/ptx-check
+
 smoke: $(BIN_SAN)
 	tests/smoke-real-machine $(BIN_SAN)
 
 bench: $(BIN)
 	bench/doctor-vs-collect-env.sh
 	bench/static-torch-install.sh
+	bench/explain.sh
 
 # On a machine with an NVIDIA GPU: gpudoctor's readings against nvidia-smi's.
 gpu-check: $(BIN)

@@ -26,6 +26,39 @@ static const struct command commands[] = {
 	  "Prints everything the probes found: system, GPUs, driver, libraries, toolkits,\n"
 	  "cuDNN, environment, container and WSL. --json gives the same \"facts\" object as\n"
 	  "the doctor's report.\n", NULL },
+	{ "explain", cmd_explain, "read error text or a whole log and name the cause and the fix",
+	  "usage: gpudoctor explain [\"ERROR TEXT\" | FILE... | -] [--tee] [--with-doctor] [--json]\n\n"
+	  "Reads error messages or whole training logs (operands that name files are read,\n"
+	  "other operands are the text itself, no operand reads standard input) in one\n"
+	  "streaming pass and ranks the causes by causality, each with the lines that\n"
+	  "matched, why it happens and the fix.\n\n"
+	  "  --tee           pass the input through to standard output unchanged, then\n"
+	  "                  append the diagnosis:  python train.py 2>&1 | gpudoctor explain --tee\n"
+	  "  --with-doctor   also diagnose this machine and join the two (a cause the\n"
+	  "                  doctor confirms leads, with the doctor's exact fix)\n\n"
+	  "Exit status: 0 a cause was recognised, 1 nothing was, 2 usage error,\n"
+	  "3 an input could not be read.\n", NULL },
+	{ "test", cmd_test, "prove each GPU computes correctly (kernels, copies, matrix products)",
+	  "usage: gpudoctor test [--json] [--duration SECONDS] [--timeout SECONDS]\n\n"
+	  "For each GPU, through the CUDA driver (no Python, no toolkit): JIT-compiles small\n"
+	  "PTX kernels, checks every word a kernel writes, a host -> device -> device -> host\n"
+	  "round trip of random data, and 256x256 matrix products of random data for about\n"
+	  "two seconds (--duration), each equal bit for bit to the host's result and to the\n"
+	  "first run.\n"
+	  "Watches the GPUs' uncorrectable ECC counters and (as root) the kernel log for Xid\n"
+	  "events. Runs in a helper process with a deadline (--timeout, default 120 s).\n\n"
+	  "Exit status: 0 every GPU passed, 1 a GPU failed or there is no usable GPU,\n"
+	  "2 usage error, 3 internal error.\n", NULL },
+	{ "bench", cmd_bench, "measure each GPU: bandwidth, FP32, GEMM as % of its peak",
+	  "usage: gpudoctor bench [--json] [--seeds-compat] [--timeout SECONDS]\n\n"
+	  "Runs the test first, then per GPU: host <-> device bandwidth (pinned and pageable),\n"
+	  "device copy bandwidth, FP32 FMA throughput from a PTX kernel, and GEMM in FP32,\n"
+	  "TF32, FP16 and BF16 through a cuBLAS found on the machine - each the median of 9\n"
+	  "timed runs (CUDA events, after a warm-up, random data) with its spread, as a\n"
+	  "percentage of the GPU's datasheet peak (or a peak computed from its clocks).\n\n"
+	  "  --seeds-compat   also time the common 100 x 1024x1024 matmul loop the way guides\n"
+	  "                   do (host clock, no warm-up) to show why it misleads\n\n"
+	  "Exit status as for test.\n", NULL },
 	{ "kb", cmd_kb, "answer version questions from the built-in knowledge tables",
 	  "usage: gpudoctor kb QUERY [--json]\n\n"
 	  "Answers the version arithmetic of GPU setups from tables compiled into the\n"
@@ -70,7 +103,7 @@ static const struct command *find_command(const char *name)
 
 enum {
 	OPT_ROOT = 256, OPT_FORMAT, OPT_JSON, OPT_COLOR, OPT_FAIL_ON, OPT_VERSION, OPT_DRIVER, OPT_GPU, OPT_PYTHON,
-	OPT_TIMEOUT, OPT_STATIC, OPT_PYTHON_EXE, OPT_DEEP, OPT_FAST,
+	OPT_TIMEOUT, OPT_STATIC, OPT_PYTHON_EXE, OPT_DEEP, OPT_FAST, OPT_TEE, OPT_WITH_DOCTOR, OPT_SEEDS_COMPAT, OPT_DURATION,
 };
 
 /* Seconds, 0.1 to 3600; "2" or "2.5". Locale-free. */
@@ -129,6 +162,10 @@ static int parse_options(int argc, char **argv, struct cmd_options *o, bool *ver
 		{ "python-exe", required_argument, NULL, OPT_PYTHON_EXE },
 		{ "deep", no_argument, NULL, OPT_DEEP },
 		{ "fast", no_argument, NULL, OPT_FAST },
+		{ "tee", no_argument, NULL, OPT_TEE },
+		{ "with-doctor", no_argument, NULL, OPT_WITH_DOCTOR },
+		{ "seeds-compat", no_argument, NULL, OPT_SEEDS_COMPAT },
+		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -198,6 +235,20 @@ static int parse_options(int argc, char **argv, struct cmd_options *o, bool *ver
 		case OPT_DEEP:
 			o->deep = true;
 			break;
+		case OPT_TEE:
+			o->tee = true;
+			break;
+		case OPT_WITH_DOCTOR:
+			o->with_doctor = true;
+			break;
+		case OPT_SEEDS_COMPAT:
+			o->seeds_compat = true;
+			break;
+		case OPT_DURATION:
+			if (parse_seconds(optarg, &o->duration_s) < 0)
+				return fprintf(stderr, "gpudoctor: --duration wants seconds from 0.1 to 3600, not '%s'\n",
+					       optarg), -1;
+			break;
 		case OPT_FAST:
 			o->fast = true;
 			break;
@@ -259,7 +310,7 @@ int main(int argc, char **argv)
 	for (int i = 0; cmd->run != cmd_kb && i < opts.nquery_flags; i += 2)
 		if (strcmp(opts.query_flags[i], "--python") == 0 && !opts.python)
 			opts.python = opts.query_flags[i + 1];
-	if (opts.nargs > 0 && cmd->run != cmd_kb) {
+	if (opts.nargs > 0 && cmd->run != cmd_kb && cmd->run != cmd_explain) {
 		fprintf(stderr, "gpudoctor %s: unexpected argument '%s'\n", cmd->name, opts.args[0]);
 		return EXIT_USAGE;
 	}

@@ -8,7 +8,7 @@
 # that breaks this fails the build, naming the line.
 BEGIN { FS = "\t"; ncols = 0; nrows = 0; bad = 0 }
 function cstr(s) {
-	gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); sub(/\r$/, "", s)
+	gsub(/\\/, "&&", s); gsub(/"/, "\\\"", s); sub(/\r$/, "", s)
 	return "\"" s "\""
 }
 /^#/ || /^[ \t]*$/ { next }

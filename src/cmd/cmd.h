@@ -27,6 +27,9 @@ struct cmd_options {
 	bool static_only;		/* --static: never call the driver */
 	const char *python;		/* --python PATH */
 	bool deep, fast;		/* --deep, --fast: the torch import probe */
+	bool tee, with_doctor;		/* explain's --tee and --with-doctor */
+	bool seeds_compat;		/* bench --seeds-compat */
+	double duration_s;		/* test/bench --duration: the stability loop, 0 = default */
 	bool help;
 	char **args;			/* operands after the command name */
 	char *query_flags[6];		/* kb's --driver/--gpu/--python, as "--flag", "value" */
@@ -46,6 +49,9 @@ struct command {
 int cmd_doctor(const struct cmd_options *opts);
 int cmd_info(const struct cmd_options *opts);
 int cmd_kb(const struct cmd_options *opts);
+int cmd_explain(const struct cmd_options *opts);
+int cmd_test(const struct cmd_options *opts);
+int cmd_bench(const struct cmd_options *opts);
 const char *cmd_kb_queries(void);
 
 /* Shared by commands: whether to colour stdout. */

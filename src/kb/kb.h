@@ -43,7 +43,8 @@ struct kb_table {
 /* The compiled tables (build/gen/kb_NAME.c from data/NAME.tsv). */
 extern const struct kb_table kb_table_cuda_driver, kb_table_cuda_archs, kb_table_cudnn, kb_table_error_codes,
 	kb_table_gpus, kb_table_gpu_peaks, kb_table_torch_releases,
-	kb_table_torch_variants, kb_table_torch_archs;
+	kb_table_torch_variants, kb_table_torch_archs, kb_table_explain_signatures, kb_table_xid,
+	kb_table_sm_throughput;
 
 /* A row of data/gpus.tsv; strings are static. */
 struct kb_gpu {

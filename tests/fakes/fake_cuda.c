@@ -19,9 +19,6 @@
 #include "fake_gpu.h"
 #include "probe/driver/cuda_api.h"
 
-/* Codes cuda_api.h does not name (values from cuda.h). */
-#define CUDA_ERROR_INVALID_VALUE 1
-
 #define DEFAULT_NAME "NVIDIA Graphics Device"	/* what the driver calls a GPU it has no name for */
 #define MIB (1024ULL * 1024ULL)
 
@@ -34,6 +31,13 @@ FAKE_API(cuDeviceGetAttribute);
 FAKE_API(cuDeviceTotalMem_v2);
 FAKE_API(cuDeviceGetPCIBusId);
 FAKE_API(cuGetErrorName);
+FAKE_API(cuGetErrorString);
+
+/*
+ * Not a function: its presence tells gpudoctor that this libcuda is the
+ * test fake, so that no number it produces is presented as a measurement.
+ */
+FAKE_EXPORT int gpudoctor_fake_driver = 1;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int init_done;		/* cuInit has decided (the result sticks, as in the driver) */
@@ -165,6 +169,16 @@ static int inited(void)
 static const struct fake_device *device_of(CUdevice dev)
 {
 	return dev >= 0 && dev < nvisible ? &fake_gpu()->dev[visible[dev]] : NULL;
+}
+
+int fake_cuda_inited(void)
+{
+	return inited();
+}
+
+const struct fake_device *fake_cuda_device(int ordinal)
+{
+	return device_of(ordinal);
 }
 
 /* Common prologue: initialized, valid device. */
@@ -329,4 +343,63 @@ CUresult cuGetErrorName(CUresult error, const char **pStr)
 		return CUDA_ERROR_INVALID_VALUE;
 	*pStr = fake_code_name(FAKE_CUDA, error);	/* no cuInit needed, as in the driver */
 	return *pStr ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+/* cuGetErrorString's texts, as the driver words them; a code not listed here gets its name. */
+static const struct {
+	int code;
+	const char *text;
+} error_texts[] = {
+	{ 0, "no error" },
+	{ 1, "invalid argument" },
+	{ 2, "out of memory" },
+	{ 3, "initialization error" },
+	{ 4, "driver shutting down" },
+	{ 34, "CUDA driver is a stub library" },
+	{ 46, "CUDA-capable device(s) is/are busy or unavailable" },
+	{ 100, "no CUDA-capable device is detected" },
+	{ 101, "invalid device ordinal" },
+	{ 200, "device kernel image is invalid" },
+	{ 201, "invalid device context" },
+	{ 209, "no kernel image is available for execution on the device" },
+	{ 214, "uncorrectable ECC error encountered" },
+	{ 218, "a PTX JIT compilation failed" },
+	{ 221, "PTX JIT compiler library not found" },
+	{ 222, "the provided PTX was compiled with an unsupported toolchain." },
+	{ 223, "PTX JIT compilation was disabled" },
+	{ 301, "file not found" },
+	{ 304, "OS call failed or operation not supported on this OS" },
+	{ 400, "invalid resource handle" },
+	{ 500, "named symbol not found" },
+	{ 600, "device not ready" },
+	{ 700, "an illegal memory access was encountered" },
+	{ 701, "too many resources requested for launch" },
+	{ 702, "the launch timed out and was terminated" },
+	{ 709, "context is destroyed" },
+	{ 710, "device-side assert triggered" },
+	{ 714, "hardware stack error" },
+	{ 715, "an illegal instruction was encountered" },
+	{ 716, "misaligned address" },
+	{ 718, "invalid program counter" },
+	{ 719, "unspecified launch failure" },
+	{ 800, "operation not permitted" },
+	{ 801, "operation not supported" },
+	{ 802, "system not yet initialized" },
+	{ 803, "system has unsupported display driver / cuda driver combination" },
+	{ 804, "forward compatibility was attempted on non supported HW" },
+	{ 999, "unknown error" },
+};
+
+CUresult cuGetErrorString(CUresult error, const char **pStr)
+{
+	fake_enter("cuGetErrorString");
+	if (!pStr)
+		return CUDA_ERROR_INVALID_VALUE;
+	*pStr = fake_code_name(FAKE_CUDA, error);	/* no cuInit needed, as in the driver */
+	if (!*pStr)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (size_t i = 0; i < sizeof(error_texts) / sizeof(error_texts[0]); i++)
+		if (error_texts[i].code == error)
+			*pStr = error_texts[i].text;
+	return CUDA_SUCCESS;
 }

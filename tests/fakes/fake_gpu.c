@@ -27,6 +27,9 @@
 #include "probe/driver/nvml_api.h"
 
 #define DEFAULT_DRIVER "535.104.05"
+/* compute.jit_log's default: what ptxas of CUDA 9 (PTX ISA 5.0) says of our PTX 6.0. */
+#define DEFAULT_JIT_LOG \
+	"ptxas application ptx input, line 10; fatal   : Unsupported .version 6.0; current version is '5.0'"
 #define MIB (1024LL * 1024LL)
 
 /* ---- result codes ------------------------------------------------------ */
@@ -220,7 +223,16 @@ static const char *const fake_functions[] = {
 	"nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetCudaComputeCapability",
 	"cuInit", "cuDriverGetVersion", "cuDeviceGetCount", "cuDeviceGet", "cuDeviceGetName",
 	"cuDeviceGetAttribute", "cuDeviceTotalMem_v2", "cuDeviceGetPCIBusId", "cuGetErrorName",
+	"cuGetErrorString", "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRelease_v2", "cuCtxSetCurrent",
+	"cuCtxSynchronize", "cuMemGetInfo_v2", "cuMemAlloc_v2", "cuMemFree_v2", "cuMemAllocHost_v2",
+	"cuMemFreeHost", "cuMemcpyHtoD_v2", "cuMemcpyDtoH_v2", "cuMemcpyDtoD_v2", "cuMemsetD32_v2",
+	"cuModuleLoadDataEx", "cuModuleUnload", "cuModuleGetFunction", "cuLaunchKernel", "cuEventCreate",
+	"cuEventRecord", "cuEventSynchronize", "cuEventElapsedTime", "cuEventElapsedTime_v2",
+	"cuEventDestroy_v2",
 };
+
+/* The kernels the fake libcuda can run (src/compute/kernels.ptx). */
+static const char *const fake_kernels[] = { "gd_pattern", "gd_sgemm", "gd_fma" };
 
 /* ---- messages and small helpers ---------------------------------------- */
 
@@ -355,8 +367,9 @@ static int get_str(json_t *obj, const char *ctx, const char *key, char *buf, siz
 }
 
 /* A result code by name ("NVML_ERROR_...") or number; def when missing. */
-static int get_code(json_t *obj, const char *key, enum fake_api api, int def)
+static int get_code(json_t *obj, const char *ctx, const char *key, enum fake_api api, int def)
 {
+	char w[160];
 	json_t *v = json_object_get(obj, key);
 	int unknown = api == FAKE_NVML ? NVML_ERROR_UNKNOWN : CUDA_ERROR_UNKNOWN;
 	const char *name;
@@ -368,7 +381,7 @@ static int get_code(json_t *obj, const char *key, enum fake_api api, int def)
 	if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= INT_MAX)
 		return (int)json_integer_value(v);
 	if (!json_is_string(v)) {
-		fake_warn("%s: %s: want a result name; using %s", json_path, key,
+		fake_warn("%s: %s: want a result name; using %s", json_path, where(w, sizeof(w), ctx, key),
 			  api == FAKE_NVML ? "NVML_ERROR_UNKNOWN" : "CUDA_ERROR_UNKNOWN");
 		return unknown;
 	}
@@ -376,14 +389,14 @@ static int get_code(json_t *obj, const char *key, enum fake_api api, int def)
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(t[i].name, name) == 0)
 			return t[i].value;
-	fake_warn("%s: %s: unknown %s name \"%s\"; using %s", json_path, key,
+	fake_warn("%s: %s: unknown %s name \"%s\"; using %s", json_path, where(w, sizeof(w), ctx, key),
 		  api == FAKE_NVML ? "nvmlReturn_t" : "CUresult", name,
 		  api == FAKE_NVML ? "NVML_ERROR_UNKNOWN" : "CUDA_ERROR_UNKNOWN");
 	return unknown;
 }
 
 /* "hang" / "crash": a function name or a list of them. */
-static int get_faults(json_t *obj, const char *key, char out[][64])
+static int get_faults(json_t *obj, const char *key, char out[][FAKE_NAME])
 {
 	json_t *v = json_object_get(obj, key), *one;
 	json_t *list;
@@ -405,7 +418,7 @@ static int get_faults(json_t *obj, const char *key, char out[][64])
 		const char *fn = json_is_string(one) ? json_string_value(one) : NULL;
 		size_t k = 0;
 
-		if (!fn || n >= FAKE_MAX_FAULTS || fake_copy(out[n], 64, fn) < 0) {
+		if (!fn || n >= FAKE_MAX_FAULTS || fake_copy(out[n], FAKE_NAME, fn) < 0) {
 			BAD("", key, "bad entry (not a string, too long, or too many)");
 			continue;
 		}
@@ -473,6 +486,66 @@ static int parse_bus_id(const char *s, struct fake_device *d)
 	return 0;
 }
 
+/* A kernel name for key, or "" (missing or bad); known kernels only, else a warning. */
+static void get_kernel(json_t *obj, const char *ctx, const char *key, char *buf)
+{
+	size_t k = 0;
+
+	buf[0] = '\0';
+	if (get_str(obj, ctx, key, buf, FAKE_NAME) < 0)
+		return;
+	while (k < NCODES(fake_kernels) && strcmp(fake_kernels[k], buf) != 0)
+		k++;
+	if (k == NCODES(fake_kernels)) {
+		char w[160];
+
+		fake_warn("%s: %s: \"%s\" is not a kernel the fake runs (gd_pattern, gd_sgemm, gd_fma); it never "
+			  "fires", json_path, where(w, sizeof(w), ctx, key), buf);
+	}
+}
+
+/* A device's "compute" object (o NULL: the defaults). */
+static void load_compute(json_t *o, const char *devctx, struct fake_compute *c)
+{
+	static const char *const known[] = {
+		"jit", "jit_error", "jit_log", "alloc_limit_mib", "launch_error", "launch_error_kernel",
+		"wrong_result", "flaky_after", "fake_ms", NULL,
+	};
+	char ctx[48], buf[FAKE_STR];
+	double ms;
+
+	memset(c, 0, sizeof(*c));
+	strcpy(c->jit_log, DEFAULT_JIT_LOG);
+	c->alloc_limit_mib = c->flaky_after = -1;
+	c->fake_ms = 1.0;
+	if (!o)
+		return;
+	snprintf(ctx, sizeof(ctx), "%s.compute", devctx);
+	if (!json_is_object(o)) {
+		fake_warn("%s: %s: not an object; ignored", json_path, ctx);
+		return;
+	}
+	check_keys(o, ctx, known);
+	if (get_str(o, ctx, "jit", buf, sizeof(buf)) == 0) {
+		if (strcmp(buf, "error") == 0)
+			c->jit_error = get_code(o, ctx, "jit_error", FAKE_CUDA, CUDA_ERROR_UNSUPPORTED_PTX_VERSION);
+		else if (strcmp(buf, "ok") != 0)
+			BAD(ctx, "jit", "want \"ok\" or \"error\"");
+	}
+	if (get_str(o, ctx, "jit_log", c->jit_log, sizeof(c->jit_log)) < 0)
+		strcpy(c->jit_log, DEFAULT_JIT_LOG);
+	c->alloc_limit_mib = get_int(o, ctx, "alloc_limit_mib", 0, 1LL << 30);
+	c->launch_error = get_code(o, ctx, "launch_error", FAKE_CUDA, CUDA_SUCCESS);
+	get_kernel(o, ctx, "launch_error_kernel", c->launch_error_kernel);
+	if (c->launch_error_kernel[0] && c->launch_error == CUDA_SUCCESS)
+		fake_warn("%s: %s.launch_error_kernel: no launch_error to restrict; ignored", json_path, ctx);
+	get_kernel(o, ctx, "wrong_result", c->wrong_result);
+	c->flaky_after = get_int(o, ctx, "flaky_after", 0, INT_MAX);
+	ms = get_real(o, ctx, "fake_ms");
+	if (ms >= 0)
+		c->fake_ms = ms;
+}
+
 static void load_device(json_t *o, int idx, struct fake_device *d)
 {
 	static const char *const known[] = {
@@ -480,7 +553,7 @@ static void load_device(json_t *o, int idx, struct fake_device *d)
 		"sm_count", "clock_mhz", "mem_clock_mhz", "bus_width", "temperature_c", "power_w",
 		"power_limit_w", "utilization", "persistence_mode", "compute_mode", "mig", "mig_pending",
 		"mig_instances", "ecc_uncorrected", "retired_pages_pending", "row_remap_failure",
-		"row_remap_pending", "processes", NULL,
+		"row_remap_pending", "processes", "compute", NULL,
 	};
 	char ctx[32], buf[FAKE_STR];
 	json_t *v;
@@ -498,6 +571,7 @@ static void load_device(json_t *o, int idx, struct fake_device *d)
 	d->power_w = d->power_limit_w = -1;
 	d->persistence_mode = d->compute_mode = d->mig = d->mig_pending = -1;
 	d->retired_pages_pending = d->row_remap_failure = d->row_remap_pending = -1;
+	load_compute(NULL, ctx, &d->compute);
 	if (!o)
 		return;
 	check_keys(o, ctx, known);
@@ -620,6 +694,7 @@ static void load_device(json_t *o, int idx, struct fake_device *d)
 			d->nprocs++;
 		}
 	}
+	load_compute(json_object_get(o, "compute"), ctx, &d->compute);
 }
 
 /* cuDriverGetVersion of a driver branch: the newest CUDA it supports. */
@@ -680,8 +755,8 @@ static void load(void)
 	cv = get_int(root, "", "cuda_version", 0, INT_MAX);
 	if (cv >= 0)
 		g->cuda_version = (int)cv;
-	g->nvml_init = get_code(root, "nvml_init", FAKE_NVML, NVML_SUCCESS);
-	g->cu_init = get_code(root, "cu_init", FAKE_CUDA, CUDA_SUCCESS);
+	g->nvml_init = get_code(root, "", "nvml_init", FAKE_NVML, NVML_SUCCESS);
+	g->cu_init = get_code(root, "", "cu_init", FAKE_CUDA, CUDA_SUCCESS);
 	v = json_object_get(root, "install");
 	if (v && !json_is_array(v))
 		BAD("", "install", "not a list (only tests/run-scenarios reads it)");

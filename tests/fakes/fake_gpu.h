@@ -16,6 +16,8 @@
 #define FAKE_MAX_MIG 7		/* nvmlDeviceGetMaxMigDeviceCount on a MIG-capable GPU */
 #define FAKE_MAX_FAULTS 16	/* functions named by "hang" / "crash" */
 #define FAKE_STR 128
+#define FAKE_NAME 64		/* a function or kernel name */
+#define FAKE_LOG 1024		/* compute.jit_log */
 
 /* Everything the fakes define but do not export. */
 #define FAKE_HIDDEN __attribute__((visibility("hidden")))
@@ -33,6 +35,21 @@ struct fake_proc {
 	unsigned pid;
 	char name[FAKE_STR];		/* informational; NVML does not report it */
 	long long used_mib;		/* -1: NVML_VALUE_NOT_AVAILABLE */
+};
+
+/*
+ * The device's "compute" object: how the compute API (cuModuleLoadDataEx,
+ * cuMemAlloc_v2, cuLaunchKernel, ...) behaves on it. All defaults when missing.
+ */
+struct fake_compute {
+	int jit_error;			/* CUDA_SUCCESS: the JIT compiles ("jit": "ok") */
+	char jit_log[FAKE_LOG];		/* the error log of a failed JIT */
+	long long alloc_limit_mib;	/* -1: only memory_mib limits cuMemAlloc_v2 */
+	int launch_error;		/* CUDA_SUCCESS: launches succeed */
+	char launch_error_kernel[FAKE_NAME];	/* "": launch_error hits every kernel */
+	char wrong_result[FAKE_NAME];	/* "": no kernel computes wrongly */
+	long long flaky_after;		/* -1: gd_sgemm never degrades */
+	double fake_ms;			/* what a launch or a copy adds to the fake clock */
 };
 
 struct fake_device {
@@ -56,6 +73,7 @@ struct fake_device {
 	int has_processes;
 	int nprocs;
 	struct fake_proc procs[FAKE_MAX_PROCS];
+	struct fake_compute compute;
 };
 
 struct fake_gpu {
@@ -65,8 +83,8 @@ struct fake_gpu {
 	int nvml_init;			/* nvmlReturn_t for nvmlInit_v2 */
 	int cu_init;			/* CUresult for cuInit */
 	int nhang, ncrash;
-	char hang[FAKE_MAX_FAULTS][64];
-	char crash[FAKE_MAX_FAULTS][64];
+	char hang[FAKE_MAX_FAULTS][FAKE_NAME];
+	char crash[FAKE_MAX_FAULTS][FAKE_NAME];
 	int ndev;
 	struct fake_device dev[FAKE_MAX_DEVICES];
 };
@@ -94,5 +112,11 @@ FAKE_HIDDEN void fake_warn(const char *fmt, ...) __attribute__((format(printf, 1
 
 /* Copy src into dst[len]: 0 when it fits, -1 (dst untouched) when it does not. */
 FAKE_HIDDEN int fake_copy(char *dst, size_t len, const char *src);
+
+/* fake_cuda.c, for fake_compute.c: has cuInit succeeded? */
+FAKE_HIDDEN int fake_cuda_inited(void);
+
+/* fake_cuda.c, for fake_compute.c: the device behind a CUDA ordinal, NULL if none. */
+FAKE_HIDDEN const struct fake_device *fake_cuda_device(int ordinal);
 
 #endif

@@ -16,7 +16,7 @@ FAKE_CPPFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Isrc -Ite
 FAKE_CFLAGS ?= -O2 -g
 FAKE_WARN := -Wall -Wextra
 FAKE_SOFLAGS := -fPIC -shared -fvisibility=hidden -pthread -Wl,-z,defs
-FAKE_LDLIBS := -ljansson -ldl
+FAKE_LDLIBS := -ljansson -ldl -lm
 FAKE_DEPS := tests/fakes/fake_gpu.c tests/fakes/fake_gpu.h src/probe/driver/nvml_api.h \
 	src/probe/driver/cuda_api.h tests/fakes/fakes.mk
 
@@ -32,11 +32,11 @@ endif
 
 fakes: $(FAKES)
 
-# build/fakes/LIB.so.1 from tests/fakes/fake_API.c + fake_gpu.c; soname LIB.so.1.
+# build/fakes/LIB.so.1 from tests/fakes/fake_API.c (libcuda: + fake_compute.c) + fake_gpu.c; soname LIB.so.1.
 build/fakes/libnvidia-ml.so.1: FAKE_SRC := tests/fakes/fake_nvml.c
-build/fakes/libcuda.so.1: FAKE_SRC := tests/fakes/fake_cuda.c
+build/fakes/libcuda.so.1: FAKE_SRC := tests/fakes/fake_cuda.c tests/fakes/fake_compute.c
 build/fakes/libnvidia-ml.so.1: tests/fakes/fake_nvml.c $(FAKE_DEPS)
-build/fakes/libcuda.so.1: tests/fakes/fake_cuda.c $(FAKE_DEPS)
+build/fakes/libcuda.so.1: tests/fakes/fake_cuda.c tests/fakes/fake_compute.c $(FAKE_DEPS)
 
 $(FAKES):
 	@mkdir -p $(dir $@)

@@ -29,6 +29,7 @@
 static const struct kb_table *const all_tables[] = {
 	&kb_table_cuda_driver, &kb_table_gpus, &kb_table_gpu_peaks,
 	&kb_table_torch_releases, &kb_table_torch_variants, &kb_table_torch_archs,
+	&kb_table_explain_signatures, &kb_table_xid,
 };
 #define NTABLES (sizeof(all_tables) / sizeof(all_tables[0]))
 
@@ -224,6 +225,8 @@ static void test_table_keys_unique(void **state)
 	assert_unique(&kb_table_torch_releases, "torch", NULL, NULL);
 	assert_unique(&kb_table_torch_variants, "torch", "variant", NULL);
 	assert_unique(&kb_table_torch_archs, "torch", "variant", NULL);
+	assert_unique(&kb_table_explain_signatures, "id", NULL, NULL);
+	assert_unique(&kb_table_xid, "xid", NULL, NULL);
 }
 
 static void test_gpus_columns(void **state)

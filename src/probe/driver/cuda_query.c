@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "probe/driver/cuda_api.h"
-#include "probe/driver/dlib.h"
+#include "util/dlib.h"
 #include "probe/driver/query.h"
 #include "util/str.h"
 

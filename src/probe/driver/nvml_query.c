@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "probe/driver/dlib.h"
+#include "util/dlib.h"
 #include "probe/driver/nvml_api.h"
 #include "probe/driver/query.h"
 #include "util/str.h"

@@ -1,6 +1,6 @@
 /* dlinfo() and struct link_map are GNU extensions of glibc's dynamic loader. */
 #define _GNU_SOURCE
-#include "probe/driver/dlib.h"
+#include "util/dlib.h"
 
 #include <dlfcn.h>
 #include <link.h>

@@ -6,8 +6,8 @@
  * optional symbol is a fact about the driver (too old for that call), not
  * an error.
  */
-#ifndef GD_PROBE_DRIVER_DLIB_H
-#define GD_PROBE_DRIVER_DLIB_H
+#ifndef GD_UTIL_DLIB_H
+#define GD_UTIL_DLIB_H
 
 #include <stdbool.h>
 #include <stddef.h>

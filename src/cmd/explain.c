@@ -1,0 +1,117 @@
+/*
+ * explain.c - `gpudoctor explain`: error text or whole logs in, ranked
+ * causes out. Operands that name readable files (or "-") are read as logs;
+ * any other operand is the error text itself; none means standard input.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd/diagnose.h"
+#include "explain/join.h"
+#include "report/report_explain.h"
+
+static bool names_file(const char *arg)
+{
+	struct stat st;
+
+	return strcmp(arg, "-") == 0 || (stat(arg, &st) == 0 && !S_ISDIR(st.st_mode));
+}
+
+static int feed_all(struct explain_scanner *s, const struct cmd_options *opts, int tee_fd)
+{
+	struct error err;
+	int status = EXIT_READY;
+
+	if (opts->nargs == 0) {
+		if (isatty(STDIN_FILENO))
+			fprintf(stderr, "gpudoctor explain: reading the error text from standard input (end with Ctrl-D)\n");
+		if (explain_feed_fd(s, STDIN_FILENO, "stdin", tee_fd, &err) < 0) {
+			fprintf(stderr, "gpudoctor explain: %s\n", err.msg);
+			status = EXIT_INTERNAL;
+		}
+		return status;
+	}
+	for (int i = 0; i < opts->nargs; i++) {
+		const char *arg = opts->args[i];
+		int fd;
+
+		if (!names_file(arg)) {
+			if (explain_feed_text(s, arg, strlen(arg), "argument", &err) < 0) {
+				fprintf(stderr, "gpudoctor explain: %s\n", err.msg);
+				status = EXIT_INTERNAL;
+			}
+			continue;
+		}
+		fd = strcmp(arg, "-") == 0 ? STDIN_FILENO : open(arg, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			fprintf(stderr, "gpudoctor explain: %s: %s\n", arg, strerror(errno));
+			status = EXIT_INTERNAL;
+			continue;
+		}
+		if (explain_feed_fd(s, fd, strcmp(arg, "-") == 0 ? "stdin" : arg, tee_fd, &err) < 0) {
+			fprintf(stderr, "gpudoctor explain: %s\n", err.msg);
+			status = EXIT_INTERNAL;
+		}
+		if (fd != STDIN_FILENO)
+			close(fd);
+	}
+	return status;
+}
+
+/* --with-doctor: diagnose this machine and join its findings to the causes. */
+static void join_doctor(const struct cmd_options *opts, struct explain_report *r)
+{
+	struct diagnosis d;
+	int status = EXIT_READY;
+	struct facts *facts = diagnose_collect(opts, &status);
+
+	if (!facts)
+		return;
+	rules_run(facts, &d);
+	explain_join_doctor(r, &d);
+	diagnosis_release(&d);
+	facts_free(facts);
+}
+
+int cmd_explain(const struct cmd_options *opts)
+{
+	struct report_opts ro = { cmd_use_color(opts), opts->verbose, 80 };
+	struct explain_report report;
+	struct error err;
+	struct explain_scanner *s = explain_open(&err);
+	int status;
+
+	if (!s) {
+		fprintf(stderr, "gpudoctor explain: %s\n", err.msg);
+		return EXIT_INTERNAL;
+	}
+	status = feed_all(s, opts, opts->tee ? STDOUT_FILENO : -1);
+	if (explain_rank(s, &report) < 0) {
+		fprintf(stderr, "gpudoctor explain: out of memory\n");
+		explain_close(s);
+		return EXIT_INTERNAL;
+	}
+	if (opts->with_doctor)
+		join_doctor(opts, &report);
+	/* The diagnosis goes after the passed-through log, on standard output too: a pipeline's last words. */
+	if (opts->format == FORMAT_JSON) {
+		json_t *j = report_explain_json(&report);
+
+		if (j)
+			report_json_write(stdout, j);
+		json_decref(j);
+	} else {
+		if (opts->tee)
+			fputs("\n", stdout);
+		report_text_explain(stdout, &report, &ro);
+	}
+	if (status == EXIT_READY && report.count == 0)
+		status = EXIT_NOT_READY;
+	explain_report_release(&report);
+	explain_close(s);
+	return cmd_finish_output(status);
+}

@@ -1,0 +1,154 @@
+/*
+ * gpu.c - `gpudoctor test` and `gpudoctor bench`: compute on each GPU
+ * through the driver, in an isolated helper with a deadline, and judge it.
+ *
+ * Both first read the machine as the doctor does: without a usable GPU they
+ * stop at once with the doctor's root cause. Around the run they read the
+ * GPUs' ECC counters (NVML) and watch the kernel log for Xid events.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/diagnose.h"
+#include "compute/judge.h"
+#include "probe/kmsg.h"
+#include "report/report_compute.h"
+#include "util/str.h"
+
+#define TEST_DEADLINE_S 120
+#define BENCH_DEADLINE_S 600
+
+/* A root cause below the CUDA layer (or CUDA itself failing) means there is nothing to compute on. */
+static const struct finding *blocking_cause(const struct diagnosis *d)
+{
+	const struct finding *rc = d->root_cause;
+
+	return rc && rc->stage <= STAGE_CUDA ? rc : NULL;
+}
+
+/* What to dlopen: the soname live, the file inside the root otherwise (as the doctor's helper does). */
+static void driver_file(const struct cmd_options *opts, const struct facts *f, char *out, size_t outsz)
+{
+	if (!opts->root)
+		str_copy(out, outsz, "libcuda.so.1");
+	else
+		str_printf(out, outsz, "%s%s", opts->root, f->runtime.cuda_lib.path);
+}
+
+/* cuBLAS candidates: the active toolkit's, torch's wheel copy, then the soname search in the helper. */
+static void cublas_candidates(const struct cmd_options *opts, const struct facts *f, struct compute_run *run)
+{
+	const char *root = opts->root ? opts->root : "";
+
+	if (f->toolkits.active >= 0) {
+		const struct toolkit *t = &f->toolkits.items[f->toolkits.active];
+		int major = atoi(t->version);
+
+		if (major > 0 && run->ncublas < COMPUTE_MAX_CUBLAS)
+			str_printf(run->cublas[run->ncublas++], sizeof(run->cublas[0]), "%s%s/lib64/libcublas.so.%d", root,
+				   t->real_path, major);
+	}
+	for (int i = 0; i < f->python.ntorch; i++) {
+		const struct torch_install *t = &f->python.torches[i];
+
+		for (int k = 0; k < t->nlibs && run->ncublas < COMPUTE_MAX_CUBLAS; k++)
+			if (str_starts_with(t->libs[k].soname, "libcublas.so.") && t->libs[k].path[0])
+				str_printf(run->cublas[run->ncublas++], sizeof(run->cublas[0]), "%s%s", root, t->libs[k].path);
+	}
+}
+
+static bool show_progress;
+
+static void print_progress(const char *progress)
+{
+	if (show_progress && progress[0])
+		fprintf(stderr, "\r\033[K%s", progress);
+}
+
+static int run_compute(const struct cmd_options *opts, bool bench)
+{
+	struct report_opts ro = { cmd_use_color(opts), opts->verbose, 80 };
+	static struct compute_run run;	/* large: off the stack */
+	static struct compute_report report;
+	struct isolate_outcome how;
+	struct kmsg_watch watch = { -1 };
+	struct diagnosis d;
+	struct error err;
+	struct facts *before, *after = NULL;
+	const struct finding *blocker;
+	int status = EXIT_READY;
+	const char *cmd = bench ? "bench" : "test";
+
+	if (!(before = diagnose_collect(opts, &status)))
+		return status;
+	rules_run(before, &d);
+	if ((blocker = blocking_cause(&d))) {
+		/* nothing to compute on: say why, at once */
+		report_compute_blocked(stdout, opts->format == FORMAT_JSON, cmd, blocker, &ro);
+		diagnosis_release(&d);
+		facts_free(before);
+		return cmd_finish_output(EXIT_NOT_READY);
+	}
+	memset(&run, 0, sizeof(run));
+	driver_file(opts, before, run.libcuda, sizeof(run.libcuda));
+	run.bench = bench;
+	run.seeds_compat = opts->seeds_compat;
+	run.stability_s = opts->duration_s > 0 ? opts->duration_s : 2.0;
+	run.cublas_search = !opts->root;	/* under --root, nothing outside it is loaded */
+	run.only_gpu = -1;
+	if (bench)
+		cublas_candidates(opts, before, &run);
+	memset(&report, 0, sizeof(report));
+	if (opts->root)
+		str_copy(report.xid_note, sizeof(report.xid_note), "the kernel log was not watched (--root)");
+	else
+		kmsg_watch_start(&watch, report.xid_note, sizeof(report.xid_note));
+	show_progress = opts->format != FORMAT_JSON && isatty(STDERR_FILENO);
+	if (compute_run(&run, opts->timeout_s > 0 ? opts->timeout_s : bench ? BENCH_DEADLINE_S : TEST_DEADLINE_S,
+			print_progress, &how, &err) < 0) {
+		fprintf(stderr, "gpudoctor %s: %s\n", cmd, err.msg);
+		diagnosis_release(&d);
+		facts_free(before);
+		return EXIT_INTERNAL;
+	}
+	if (show_progress)
+		fprintf(stderr, "\r\033[K");
+	{
+		char xids[8][256], note[160];
+		int nxids = kmsg_watch_finish(&watch, xids, 8);
+
+		str_copy(note, sizeof(note), report.xid_note);
+		after = diagnose_collect(opts, &status);
+		compute_judge(&run, &how, before, after, &report);
+		str_copy(report.xid_note, sizeof(report.xid_note), note);
+		for (int i = 0; i < nxids; i++)
+			str_copy(report.xids[report.nxids++], sizeof(report.xids[0]), xids[i]);
+		if (nxids > 0)
+			report.pass = false;
+	}
+	if (opts->format == FORMAT_JSON) {
+		json_t *j = report_compute_json(&report, bench);
+
+		if (j)
+			report_json_write(stdout, j);
+		json_decref(j);
+	} else {
+		report_text_compute(stdout, &report, bench, &ro);
+	}
+	diagnosis_release(&d);
+	facts_free(before);
+	facts_free(after);
+	return cmd_finish_output(report.pass ? EXIT_READY : EXIT_NOT_READY);
+}
+
+int cmd_test(const struct cmd_options *opts)
+{
+	return run_compute(opts, false);
+}
+
+int cmd_bench(const struct cmd_options *opts)
+{
+	return run_compute(opts, true);
+}

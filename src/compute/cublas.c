@@ -1,0 +1,45 @@
+/*
+ * cublas.c - load a cuBLAS for the GEMM benchmark: the candidates the caller
+ * found (the active toolkit, torch's nvidia-cublas wheel, the system's), in
+ * order, then - on the live machine only - the plain sonames. The first that
+ * opens with GemmEx wins.
+ */
+#include "compute/compute_internal.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "util/dlib.h"
+#include "util/str.h"
+
+static const struct dlib_symbol blas_symbols[] = {
+	{ "cublasCreate_v2", offsetof(struct cublas, create), true },
+	{ "cublasDestroy_v2", offsetof(struct cublas, destroy), true },
+	{ "cublasGemmEx", offsetof(struct cublas, gemm_ex), true },
+};
+
+void compute_load_cublas(struct session *s)
+{
+	static const char *const sonames[] = { "libcublas.so.13", "libcublas.so.12", "libcublas.so.11" };
+	struct compute_run *run = s->run;
+	char path[512], missing[64], why[256] = "";
+	struct error err;
+	void *handle;
+
+	int tries = run->ncublas + (run->cublas_search ? 3 : 0);
+
+	for (int i = 0; i < tries; i++) {
+		const char *file = i < run->ncublas ? run->cublas[i] : sonames[i - run->ncublas];
+
+		compute_mark(s, "dlopen");
+		if (dlib_open(file, blas_symbols, 3, &s->blas, &handle, path, sizeof(path), missing, sizeof(missing),
+			      &err) == 0) {
+			s->have_blas = true;
+			str_copy(run->cublas_used, sizeof(run->cublas_used), path);
+			return;
+		}
+		if (!why[0])
+			str_copy(why, sizeof(why), err.msg);
+	}
+	str_printf(run->cublas_used, sizeof(run->cublas_used), "none: no cuBLAS found (%s)", why[0] ? why : "nothing to try");
+}

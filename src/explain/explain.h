@@ -1,0 +1,86 @@
+/*
+ * explain.h - from error text or a whole log to ranked causes.
+ *
+ * The scanner streams its input once, in fixed-size pieces, through the
+ * signature catalog (data/explain_signatures.tsv, compiled at build time by
+ * tools/sigdb.c); memory stays bounded whatever the input's size. What it
+ * saw of each signature is a hit; explain_rank() turns hits into causes
+ * with the cause ids of docs/causes.md, ranked by causality: sure
+ * signatures before vague ones, then down the chain, then first seen.
+ */
+#ifndef GD_EXPLAIN_EXPLAIN_H
+#define GD_EXPLAIN_EXPLAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rules/finding.h"
+#include "util/error.h"
+
+#define EXPLAIN_LINE_TEXT 320	/* bytes of a matched line kept for display */
+#define EXPLAIN_MAX_LINES 4	/* lines kept per cause: the first three and the last */
+#define EXPLAIN_MAX_VALUES 12
+#define EXPLAIN_MAX_INPUTS 64
+
+struct explain_line {
+	int input;		/* index into the scanner's input names */
+	unsigned long number;	/* 1-based within that input */
+	char text[EXPLAIN_LINE_TEXT];
+};
+
+struct explain_value {
+	char name[16];		/* a named group of the pattern: "requested", "xid", ... */
+	char value[128];
+};
+
+struct explain_cause {
+	const char *id;			/* cause id (static) */
+	const char *signature;		/* the catalog row that ranked it (static) */
+	const char *source;		/* that row's public source (static) */
+	int confidence;			/* 1..100 */
+	int stage;			/* position in the causal chain: lower is nearer the root */
+	char *title, *detail;
+	struct fix_step fix[FINDING_MAX_FIX];
+	int nfix;
+	unsigned long count;		/* lines that matched */
+	struct explain_line lines[EXPLAIN_MAX_LINES];
+	int nlines;
+	struct explain_value values[EXPLAIN_MAX_VALUES];
+	int nvalues;
+	char where[EXPLAIN_LINE_TEXT];	/* the traceback frame the error was raised from, "" if none */
+	/* set by explain_join_doctor() */
+	bool confirmed;			/* the doctor found the same cause on this machine */
+	char *doctor_note;
+};
+
+struct explain_report {
+	struct explain_cause *causes;
+	size_t count;
+	unsigned long long bytes, lines;	/* scanned */
+	const char *inputs[EXPLAIN_MAX_INPUTS];	/* names, owned by the scanner */
+	int ninputs;
+};
+
+struct explain_scanner;
+
+/* A scanner over the compiled-in catalog; NULL with err set on failure. */
+struct explain_scanner *explain_open(struct error *err);
+void explain_close(struct explain_scanner *s);
+
+/*
+ * Scan everything readable from fd as the input called name. With tee_fd >= 0
+ * every byte read is first written there unchanged. Returns 0, or -1 with
+ * err set when reading (or teeing) failed; what was scanned still counts.
+ */
+int explain_feed_fd(struct explain_scanner *s, int fd, const char *name, int tee_fd, struct error *err);
+/* Scan text given in memory (a command-line argument) as an input. */
+int explain_feed_text(struct explain_scanner *s, const char *text, size_t len, const char *name, struct error *err);
+
+/* Rank what was seen into causes; 0, or -1 when out of memory. */
+int explain_rank(const struct explain_scanner *s, struct explain_report *out);
+void explain_report_release(struct explain_report *r);
+
+/* Parse a size as PyTorch prints it ("2.00 GiB", "405.77 MiB", "1024 bytes") into bytes; -1 if not one. */
+double explain_parse_size(const char *text);
+
+#endif

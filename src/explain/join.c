@@ -1,0 +1,76 @@
+/*
+ * join.c - explain's causes joined with the doctor's findings on this
+ * machine: a cause the doctor also finds is confirmed, leads the ranking and
+ * takes the doctor's fix (which knows this GPU, driver and interpreter).
+ */
+#include "explain/join.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/str.h"
+
+static void take_doctor_fix(struct explain_cause *c, const struct finding *f)
+{
+	struct fix_step keep[FINDING_MAX_FIX];
+	int nkeep = 0;
+
+	/* the doctor's steps first, then the catalog's general ones that still fit */
+	for (int i = 0; i < c->nfix; i++)
+		keep[nkeep++] = c->fix[i];
+	c->nfix = 0;
+	for (int i = 0; i < f->nfix && c->nfix < FINDING_MAX_FIX; i++) {
+		c->fix[c->nfix].text = str_dup(f->fix[i].text);
+		c->fix[c->nfix].command = f->fix[i].command ? str_dup(f->fix[i].command) : NULL;
+		c->nfix++;
+	}
+	for (int i = 0; i < nkeep; i++) {
+		if (c->nfix < FINDING_MAX_FIX && !(keep[i].command && findings_fix_has(f, keep[i].command))) {
+			c->fix[c->nfix++] = keep[i];
+			continue;
+		}
+		free(keep[i].text);
+		free(keep[i].command);
+	}
+}
+
+void explain_join_doctor(struct explain_report *r, const struct diagnosis *d)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < r->count; i++) {
+		struct explain_cause *c = &r->causes[i];
+		const struct finding *f = findings_get(&d->findings, c->id);
+
+		if (!f || f->severity == SEV_INFO)
+			continue;
+		c->confirmed = any = true;
+		c->confidence = 100;
+		free(c->doctor_note);
+		c->doctor_note = str_dupf("the doctor finds it too: %s", f->title);
+		take_doctor_fix(c, f);
+	}
+	/* Confirmed causes first, each group in its old order. */
+	if (any && r->count > 1) {
+		struct explain_cause *copy = malloc(r->count * sizeof(*copy));
+		size_t n = 0;
+
+		if (copy) {
+			for (size_t i = 0; i < r->count; i++)
+				if (r->causes[i].confirmed)
+					copy[n++] = r->causes[i];
+			for (size_t i = 0; i < r->count; i++)
+				if (!r->causes[i].confirmed)
+					copy[n++] = r->causes[i];
+			memcpy(r->causes, copy, r->count * sizeof(*copy));
+			free(copy);
+		}
+	}
+	if (!any && d->root_cause && r->count > 0) {
+		struct explain_cause *top = &r->causes[0];
+
+		free(top->doctor_note);
+		top->doctor_note = str_dupf("the doctor's root cause here is %s: %s", d->root_cause->id,
+					    d->root_cause->title);
+	}
+}

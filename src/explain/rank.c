@@ -1,0 +1,394 @@
+/*
+ * rank.c - hits into causes: one cause per id, its text filled from the
+ * catalog's templates with the values the first match gave, ranked by
+ * causality rather than by how often each message was printed.
+ */
+#include "explain/scan_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/str.h"
+
+/* Sure signatures lead; within a tier, the cause nearest the root; then the first seen. */
+static int tier(int confidence)
+{
+	return confidence >= 60 ? 0 : confidence >= 30 ? 1 : 2;
+}
+
+static const char *value_of(const struct explain_value *v, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(v[i].name, name) == 0)
+			return v[i].value;
+	return NULL;
+}
+
+/* tmpl with each {name} replaced by its value; NULL when a value is missing and drop_if_missing. */
+static char *fill(const char *tmpl, const struct explain_value *v, int n, bool drop_if_missing)
+{
+	struct strbuf sb = { 0 };
+
+	while (*tmpl) {
+		const char *open = strchr(tmpl, '{'), *close = open ? strchr(open, '}') : NULL;
+		char name[32];
+		const char *val;
+
+		if (!open || !close || close - open - 1 >= (ptrdiff_t)sizeof(name) || close == open + 1) {
+			strbuf_add(&sb, tmpl);
+			break;
+		}
+		strbuf_addf(&sb, "%.*s", (int)(open - tmpl), tmpl);
+		memcpy(name, open + 1, (size_t)(close - open - 1));
+		name[close - open - 1] = '\0';
+		val = value_of(v, n, name);
+		if (!val && strspn(name, "abcdefghijklmnopqrstuvwxyz_") != strlen(name)) {
+			/* not a placeholder (a shell ${VAR}, a JSON brace): keep it */
+			strbuf_addf(&sb, "{%s}", name);
+		} else if (!val) {
+			if (drop_if_missing) {
+				strbuf_release(&sb);
+				return NULL;
+			}
+			strbuf_add(&sb, "?");
+		} else {
+			strbuf_add(&sb, val);
+		}
+		tmpl = close + 1;
+	}
+	return strbuf_detach(&sb);
+}
+
+static void add_fix(struct explain_cause *c, const char *text, const char *command)
+{
+	if (c->nfix >= FINDING_MAX_FIX)
+		return;
+	/* the OOM judgement puts its step first; the catalog's copy of it is not repeated */
+	for (int i = 0; command && command[0] && i < c->nfix; i++)
+		if (c->fix[i].command && strcmp(c->fix[i].command, command) == 0)
+			return;
+	c->fix[c->nfix].text = str_dup(text);
+	c->fix[c->nfix].command = command && command[0] ? str_dup(command) : NULL;
+	c->nfix++;
+}
+
+/* "text :: command || text || ..." with placeholders; steps naming a missing value are dropped. */
+static void add_fixes(struct explain_cause *c, const char *spec)
+{
+	char *all = str_dup(spec), *step = all;
+
+	while (step && *step) {
+		char *next = strstr(step, " || "), *sep, *text, *cmd = NULL;
+
+		if (next) {
+			*next = '\0';
+			next += 4;
+		}
+		if ((sep = strstr(step, " :: "))) {
+			*sep = '\0';
+			cmd = fill(str_trim(sep + 4), c->values, c->nvalues, true);
+		}
+		text = fill(str_trim(step), c->values, c->nvalues, true);
+		if (text && (!sep || cmd))
+			add_fix(c, text, cmd);
+		free(text);
+		free(cmd);
+		step = next;
+	}
+	free(all);
+}
+
+/*
+ * PyTorch's OOM message gives the request, the capacity, and what its caching
+ * allocator holds. Reserved-but-unallocated memory at least as large as the
+ * request is fragmentation; memory the process does not hold is someone else's.
+ */
+static void judge_oom(struct explain_cause *c)
+{
+	double req = -1, total = -1, reserved = -1, allocated = -1, unalloc = -1, free_b = -1;
+	const char *v;
+	char verdict[400] = "";
+
+	if ((v = value_of(c->values, c->nvalues, "requested")))
+		req = explain_parse_size(v);
+	if ((v = value_of(c->values, c->nvalues, "total")))
+		total = explain_parse_size(v);
+	if ((v = value_of(c->values, c->nvalues, "reserved")))
+		reserved = explain_parse_size(v);
+	if ((v = value_of(c->values, c->nvalues, "allocated")))
+		allocated = explain_parse_size(v);
+	if ((v = value_of(c->values, c->nvalues, "unallocated")))
+		unalloc = explain_parse_size(v);
+	if ((v = value_of(c->values, c->nvalues, "free")))
+		free_b = explain_parse_size(v);
+	if (unalloc < 0 && reserved >= 0 && allocated >= 0)
+		unalloc = reserved - allocated;
+	if (req <= 0)
+		return;
+	if (unalloc >= req) {
+		str_printf(verdict, sizeof(verdict), "Fragmentation: PyTorch holds %.2f GiB reserved but unallocated, more "
+			   "than the %.2f GiB requested, yet no free block is large enough. Set "
+			   "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True first.", unalloc / (1 << 30), req / (1 << 30));
+		add_fix(c, "let the caching allocator grow segments instead of fragmenting them",
+			"export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True");
+	} else if (total > 0 && reserved >= 0 && free_b >= 0 && total - reserved - free_b > 0.2 * total) {
+		str_printf(verdict, sizeof(verdict), "Other memory: of %.2f GiB, %.2f GiB is held outside PyTorch's "
+			   "allocator (other processes, another framework, the CUDA context); see who holds it.",
+			   total / (1 << 30), (total - reserved - free_b) / (1 << 30));
+		add_fix(c, "list the processes holding GPU memory", "nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv");
+	} else if (total > 0) {
+		str_printf(verdict, sizeof(verdict), "Real shortage: the model, activations and batch need more than the "
+			   "GPU's %.2f GiB; reduce what one step holds.", total / (1 << 30));
+	}
+	if (verdict[0]) {
+		char *d = str_dupf("%s %s", verdict, c->detail ? c->detail : "");
+
+		free(c->detail);
+		c->detail = d;
+		if (c->nvalues < EXPLAIN_MAX_VALUES) {
+			str_copy(c->values[c->nvalues].name, sizeof(c->values[0].name), "kind");
+			str_copy(c->values[c->nvalues].value, sizeof(c->values[0].value),
+				 verdict[0] == 'F' ? "fragmentation" : verdict[0] == 'O' ? "other-processes" : "shortage");
+			c->nvalues++;
+		}
+	}
+}
+
+static int compare_lines(const void *pa, const void *pb)
+{
+	const struct explain_line *a = pa, *b = pb;
+
+	if (a->input != b->input)
+		return a->input < b->input ? -1 : 1;
+	return a->number < b->number ? -1 : a->number > b->number;
+}
+
+static void merge_lines(struct explain_cause *c, const struct explain_hit *h)
+{
+	struct explain_line all[2 * EXPLAIN_MAX_LINES];
+	int n = 0;
+
+	for (int i = 0; i < c->nlines; i++)
+		all[n++] = c->lines[i];
+	for (int i = 0; i < h->nlines; i++)
+		all[n++] = h->lines[i];
+	qsort(all, (size_t)n, sizeof(all[0]), compare_lines);
+	c->nlines = 0;
+	for (int i = 0; i < n; i++) {
+		if (c->nlines > 0 && compare_lines(&c->lines[c->nlines - 1], &all[i]) == 0)
+			continue;
+		if (c->nlines < EXPLAIN_MAX_LINES)
+			c->lines[c->nlines++] = all[i];
+		else
+			c->lines[EXPLAIN_MAX_LINES - 1] = all[i];	/* keep the latest last */
+	}
+}
+
+struct candidate {
+	const char *cause;
+	int confidence;
+	const char *title, *detail, *fix, *source, *signature;
+	const char *xid_name, *xid_action;
+};
+
+static void describe(const struct explain_hit *h, struct candidate *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->signature = catalog_field(h->row, "id");
+	out->cause = catalog_field(h->row, "cause");
+	out->confidence = catalog_confidence(h->row);
+	out->title = catalog_field(h->row, "title");
+	out->detail = catalog_field(h->row, "detail");
+	out->fix = catalog_field(h->row, "fix");
+	out->source = catalog_field(h->row, "source");
+	if (catalog_keyed(h->row)) {
+		const char *cause, *src;
+		int conf;
+
+		if (catalog_xid(h->key, &cause, &conf, &out->xid_name, &out->xid_action, &src)) {
+			out->cause = cause;
+			out->confidence = conf;
+			out->source = src;
+		} else {
+			out->cause = "gpu.xid";
+		}
+	}
+}
+
+/* Position of the first match: input, then line. */
+static int first_cmp(const struct explain_hit *a, const struct explain_hit *b)
+{
+	if (a->first_input != b->first_input)
+		return a->first_input < b->first_input ? -1 : 1;
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+struct ranked {
+	struct explain_cause cause;
+	const struct explain_hit *best, *earliest;
+};
+
+static int compare_ranked(const void *pa, const void *pb)
+{
+	const struct ranked *a = pa, *b = pb;
+	int c;
+
+	if (tier(a->cause.confidence) != tier(b->cause.confidence))
+		return tier(a->cause.confidence) < tier(b->cause.confidence) ? -1 : 1;
+	if (a->cause.stage != b->cause.stage)
+		return a->cause.stage < b->cause.stage ? -1 : 1;
+	if ((c = first_cmp(a->earliest, b->earliest)) != 0)
+		return c;
+	return b->cause.confidence - a->cause.confidence;
+}
+
+static void add_values(struct explain_cause *c, const struct explain_hit *h)
+{
+	for (int i = 0; i < h->nvalues && c->nvalues < EXPLAIN_MAX_VALUES; i++)
+		if (!value_of(c->values, c->nvalues, h->values[i].name))
+			c->values[c->nvalues++] = h->values[i];
+}
+
+static void build_text(struct explain_cause *c, const struct explain_hit *h, const struct candidate *d)
+{
+	str_copy(c->where, sizeof(c->where), h->where);
+	c->title = fill(d->title, c->values, c->nvalues, false);
+	c->detail = fill(d->detail, c->values, c->nvalues, false);
+	if (d->xid_name) {
+		char *t = str_dupf("Xid %s: %s", h->key, d->xid_name);
+		char *det = str_dupf("%s NVIDIA's recommended action: %s", c->detail ? c->detail : "", d->xid_action);
+
+		free(c->title);
+		free(c->detail);
+		c->title = t;
+		c->detail = det;
+	}
+	if (strcmp(c->id, "runtime.out-of-memory") == 0)
+		judge_oom(c);
+	add_fixes(c, d->fix);
+}
+
+int explain_rank(const struct explain_scanner *s, struct explain_report *out)
+{
+	struct ranked *r = calloc((size_t)s->nhits + 1, sizeof(*r));
+	size_t n = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!r)
+		return -1;
+	for (int i = 0; i < s->nhits; i++) {
+		const struct explain_hit *h = &s->hits[i];
+		struct candidate d;
+		size_t k;
+
+		describe(h, &d);
+		for (k = 0; k < n && strcmp(r[k].cause.id, d.cause) != 0; k++)
+			;
+		if (k == n) {
+			r[n].cause.id = d.cause;
+			r[n].cause.stage = catalog_stage(d.cause);
+			r[n].best = r[n].earliest = h;
+			r[n].cause.confidence = d.confidence;
+			n++;
+		} else {
+			struct candidate best;
+
+			describe(r[k].best, &best);
+			/* the surest signature speaks for the cause; with OOM, the one that read the most numbers */
+			if (d.confidence > best.confidence ||
+			    (d.confidence == best.confidence && h->nvalues > r[k].best->nvalues))
+				r[k].best = h;
+			if (first_cmp(h, r[k].earliest) < 0)
+				r[k].earliest = h;
+			if (d.confidence > r[k].cause.confidence)
+				r[k].cause.confidence = d.confidence;
+		}
+		/* signatures of one cause often match the same line: the most any one matched is the honest count */
+		if (h->count > r[k].cause.count)
+			r[k].cause.count = h->count;
+		merge_lines(&r[k].cause, h);
+	}
+	for (size_t k = 0; k < n; k++) {
+		struct candidate d;
+
+		describe(r[k].best, &d);
+		r[k].cause.nvalues = 0;
+		add_values(&r[k].cause, r[k].best);
+		/* values only other signatures of the cause read (a rank prefix, a device) join them */
+		for (int i = 0; i < s->nhits; i++) {
+			struct candidate other;
+
+			describe(&s->hits[i], &other);
+			if (&s->hits[i] != r[k].best && strcmp(other.cause, r[k].cause.id) == 0)
+				add_values(&r[k].cause, &s->hits[i]);
+		}
+		r[k].cause.signature = d.signature;
+		r[k].cause.source = d.source;
+		build_text(&r[k].cause, r[k].best, &d);
+		if (!r[k].cause.where[0])
+			str_copy(r[k].cause.where, sizeof(r[k].cause.where), r[k].earliest->where);
+	}
+	qsort(r, n, sizeof(r[0]), compare_ranked);
+	out->causes = calloc(n + 1, sizeof(*out->causes));
+	if (!out->causes) {
+		free(r);
+		return -1;
+	}
+	for (size_t k = 0; k < n; k++)
+		out->causes[k] = r[k].cause;
+	out->count = n;
+	out->bytes = s->bytes;
+	out->lines = s->lines;
+	for (int i = 0; i < s->ninputs; i++)
+		out->inputs[i] = s->inputs[i];
+	out->ninputs = s->ninputs;
+	free(r);
+	return 0;
+}
+
+void explain_report_release(struct explain_report *r)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		struct explain_cause *c = &r->causes[i];
+
+		free(c->title);
+		free(c->detail);
+		free(c->doctor_note);
+		for (int k = 0; k < c->nfix; k++) {
+			free(c->fix[k].text);
+			free(c->fix[k].command);
+		}
+	}
+	free(r->causes);
+	memset(r, 0, sizeof(*r));
+}
+
+double explain_parse_size(const char *text)
+{
+	static const struct {
+		const char *unit;
+		double scale;
+	} units[] = {
+		{ "bytes", 1 }, { "B", 1 }, { "KiB", 1024.0 }, { "MiB", 1048576.0 }, { "GiB", 1073741824.0 },
+		{ "TiB", 1099511627776.0 }, { "KB", 1e3 }, { "MB", 1e6 }, { "GB", 1e9 }, { "TB", 1e12 },
+	};
+	double whole = 0, frac = 0, scale = 1;
+	const char *p = text;
+	bool digits = false;
+
+	while (*p == ' ')
+		p++;
+	for (; *p >= '0' && *p <= '9'; p++, digits = true)
+		whole = whole * 10 + (*p - '0');
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++, digits = true)
+			frac += (*p - '0') * (scale /= 10);
+	if (!digits)
+		return -1;
+	while (*p == ' ')
+		p++;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strncmp(p, units[i].unit, strlen(units[i].unit)) == 0)
+			return (whole + frac) * units[i].scale;
+	return -1;
+}

@@ -1,0 +1,464 @@
+/*
+ * scan.c - one streaming pass over the input through the signature database.
+ *
+ * Input is read into a fixed buffer; each run of complete lines in it is a
+ * region, cleaned of ANSI escape sequences in place and matched in one
+ * block-mode scan. What follows the last newline waits for the next read;
+ * a line longer than the whole buffer is scanned in buffer-sized pieces (a
+ * message cut at such a seam can be missed). Line numbers are counted only
+ * up to each match and once at a region's end, eight bytes at a time.
+ *
+ * A match costs almost nothing after the first few of its signature: a
+ * count and a line number. Values are extracted (PCRE2, on the matched line
+ * only) from the first match of each signature.
+ */
+#define _GNU_SOURCE	/* memmem, memrchr */
+#define PCRE2_CODE_UNIT_WIDTH 8
+
+#include "explain/scan_internal.h"
+
+#include <errno.h>
+#include <hs/hs_runtime.h>
+#include <pcre2.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "explain/internal_patterns.h"
+#include "util/str.h"
+
+#define BUFFER_SIZE (1u << 20)
+#define EXTRACT_WINDOW 4096	/* bytes of a long line before a match that extraction looks at */
+
+extern const unsigned char explain_db[];
+extern const size_t explain_db_size, explain_db_rows;
+
+struct explain_scanner *explain_open(struct error *err)
+{
+	struct explain_scanner *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		error_set(err, "out of memory");
+		return NULL;
+	}
+	s->buf = malloc(BUFFER_SIZE);
+	s->regex = calloc(catalog_rows(), sizeof(*s->regex));
+	if (!s->buf || !s->regex) {
+		error_set(err, "out of memory");
+		explain_close(s);
+		return NULL;
+	}
+	if (explain_db_rows != catalog_rows()) {
+		error_set(err, "the signature database does not match the catalog (rebuild)");
+		explain_close(s);
+		return NULL;
+	}
+	if (hs_deserialize_database((const char *)explain_db, explain_db_size, &s->db) != HS_SUCCESS ||
+	    hs_alloc_scratch(s->db, &s->scratch) != HS_SUCCESS) {
+		error_set(err, "this CPU cannot run the signature matcher (it needs SSSE3)");
+		explain_close(s);
+		return NULL;
+	}
+	return s;
+}
+
+void explain_close(struct explain_scanner *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; s->regex && i < catalog_rows(); i++)
+		pcre2_code_free(s->regex[i]);
+	free(s->regex);
+	pcre2_match_data_free(s->match_data);
+	hs_free_scratch(s->scratch);
+	hs_free_database(s->db);
+	for (int i = 0; i < s->ninputs; i++)
+		free(s->inputs[i]);
+	free(s->buf);
+	free(s);
+}
+
+/* Newlines in [p, p + n), eight bytes at a time. */
+static unsigned long count_newlines(const char *p, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull, nl = ones * '\n';
+	unsigned long count = 0;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, p + i, 8);
+		w ^= nl;	/* newline bytes become zero */
+		/* exact zero-byte test: high bit set only for bytes that were zero */
+		w = ~(((w & ~highs) + ~highs) | w | ~highs);
+		count += (unsigned long)__builtin_popcountll(w);
+	}
+	for (; i < n; i++)
+		count += p[i] == '\n';
+	return count;
+}
+
+/*
+ * Remove ANSI escape sequences in place: CSI (ESC [ ... final byte), OSC
+ * (ESC ] ... BEL or ESC \) and two-byte escapes. Returns the new length.
+ */
+static size_t strip_ansi(char *p, size_t n)
+{
+	size_t r = 0, w = 0;
+
+	while (r < n) {
+		char *esc = memchr(p + r, 0x1b, n - r);
+		size_t plain = esc ? (size_t)(esc - (p + r)) : n - r;
+
+		memmove(p + w, p + r, plain);
+		w += plain;
+		r += plain;
+		if (r >= n)
+			break;
+		r++;	/* ESC */
+		if (r < n && p[r] == '[') {
+			for (r++; r < n && !((unsigned char)p[r] >= 0x40 && (unsigned char)p[r] <= 0x7e) && p[r] != '\n'; r++)
+				;
+			if (r < n && p[r] != '\n')
+				r++;
+		} else if (r < n && p[r] == ']') {
+			for (r++; r < n && p[r] != 0x07 && p[r] != '\n' && !(p[r] == 0x1b && r + 1 < n && p[r + 1] == '\\'); r++)
+				;
+			if (r < n && p[r] == 0x07)
+				r++;
+			else if (r < n && p[r] == 0x1b)
+				r += 2;
+		} else if (r < n && p[r] != '\n') {
+			r++;
+		}
+	}
+	return w;
+}
+
+/* The line number of region offset off: newlines are counted forward from the last position asked. */
+static unsigned long line_at(struct explain_scanner *s, size_t off)
+{
+	if (off > s->counted) {
+		s->count_line += count_newlines(s->region + s->counted, off - s->counted);
+		s->counted = off;
+	}
+	return s->count_line;
+}
+
+/* Copy a line for display: the segment of a \r-rewritten line that holds the match, controls made visible. */
+static void copy_display(char *out, size_t outsz, const char *start, const char *end, const char *match_end)
+{
+	const char *cr;
+	size_t n, o = 0;
+
+	for (cr = match_end; cr > start && cr[-1] != '\r'; cr--)
+		;
+	if (match_end - cr > 0 && cr > start)
+		start = cr;	/* a progress bar rewrote the line: keep what was shown last before the match */
+	if ((size_t)(end - start) >= outsz) {
+		/* keep the match: end a little after it, start as far before as fits */
+		const char *stop = match_end + 80 < end ? match_end + 80 : end;
+
+		if (stop - start >= (ptrdiff_t)outsz)
+			start = stop - (outsz - 4);
+		end = stop;
+	}
+	n = (size_t)(end - start);
+	for (size_t i = 0; i < n && o + 1 < outsz; i++) {
+		unsigned char c = (unsigned char)start[i];
+
+		out[o++] = (c < 0x20 && c != '\t') || c == 0x7f ? '?' : (char)c;
+	}
+	while (o > 0 && (out[o - 1] == ' ' || out[o - 1] == '\t' || out[o - 1] == '\r' || out[o - 1] == '?'))
+		o--;
+	out[o] = '\0';
+}
+
+static pcre2_code *regex_for(struct explain_scanner *s, size_t row)
+{
+	int code;
+	PCRE2_SIZE off;
+
+	if (!s->regex[row])
+		s->regex[row] = pcre2_compile((PCRE2_SPTR)catalog_field(row, "pattern"), PCRE2_ZERO_TERMINATED, 0, &code,
+					      &off, NULL);
+	return s->regex[row];
+}
+
+/* The named groups of row's pattern that matched in [start, end), into values. */
+static int extract(struct explain_scanner *s, size_t row, const char *start, const char *end, const char *match_end,
+		   struct explain_value *values, int max)
+{
+	pcre2_code *re = regex_for(s, row);
+	uint32_t count = 0, entry_size = 0;
+	PCRE2_SPTR table;
+	PCRE2_SIZE *ov;
+	int n = 0;
+
+	if (!re)
+		return 0;
+	if (!s->match_data && !(s->match_data = pcre2_match_data_create(32, NULL)))
+		return 0;
+	/*
+	 * The window may hold earlier lines (a message that spans lines) and so
+	 * earlier occurrences: the last match that starts before match_end is
+	 * the one the scanner saw.
+	 */
+	{
+		PCRE2_SIZE at = 0, len = (PCRE2_SIZE)(end - start), found = PCRE2_UNSET;
+
+		while (at <= len && pcre2_match(re, (PCRE2_SPTR)start, len, at, 0, s->match_data, NULL) >= 0) {
+			ov = pcre2_get_ovector_pointer(s->match_data);
+			if (start + ov[0] >= match_end && found != PCRE2_UNSET)
+				break;
+			found = ov[0];
+			at = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
+		}
+		if (found == PCRE2_UNSET ||
+		    pcre2_match(re, (PCRE2_SPTR)start, len, found, 0, s->match_data, NULL) < 0)
+			return 0;
+	}
+	ov = pcre2_get_ovector_pointer(s->match_data);
+	pcre2_pattern_info(re, PCRE2_INFO_NAMECOUNT, &count);
+	pcre2_pattern_info(re, PCRE2_INFO_NAMEENTRYSIZE, &entry_size);
+	pcre2_pattern_info(re, PCRE2_INFO_NAMETABLE, &table);
+	for (uint32_t i = 0; i < count && n < max; i++, table += entry_size) {
+		unsigned group = ((unsigned)table[0] << 8) | table[1];
+		PCRE2_SIZE a = ov[2 * group], b = ov[2 * group + 1];
+
+		if (a == PCRE2_UNSET || b < a)
+			continue;
+		str_copy(values[n].name, sizeof(values[n].name), (const char *)table + 2);
+		copy_display(values[n].value, sizeof(values[n].value), start + a, start + b, start + b);
+		if (values[n].value[0])
+			n++;
+	}
+	return n;
+}
+
+/* The hit for this row (and, for rows keyed by a value such as an Xid, that value); NULL when full. */
+static struct explain_hit *hit_for(struct explain_scanner *s, size_t row, const char *key)
+{
+	for (int i = 0; i < s->nhits; i++)
+		if (s->hits[i].row == row && strcmp(s->hits[i].key, key) == 0)
+			return &s->hits[i];
+	if (s->nhits >= EXPLAIN_MAX_HITS)
+		return NULL;
+	memset(&s->hits[s->nhits], 0, sizeof(s->hits[0]));
+	s->hits[s->nhits].row = row;
+	str_copy(s->hits[s->nhits].key, sizeof(s->hits[0].key), key);
+	return &s->hits[s->nhits++];
+}
+
+static void keep_line(struct explain_hit *h, int input, unsigned long number, const char *start, const char *end,
+		      const char *match_end)
+{
+	struct explain_line *l;
+
+	if (h->nlines > 0 && h->lines[h->nlines - 1].number == number && h->lines[h->nlines - 1].input == input)
+		return;
+	/* the first three lines, then the latest in the last slot */
+	l = h->nlines < EXPLAIN_MAX_LINES ? &h->lines[h->nlines++] : &h->lines[EXPLAIN_MAX_LINES - 1];
+	l->input = input;
+	l->number = number;
+	copy_display(l->text, sizeof(l->text), start, end, match_end);
+}
+
+static void on_traceback(struct explain_scanner *s, unsigned which, const char *start, const char *end,
+			 unsigned long number)
+{
+	if (which == EXPLAIN_TRACEBACK_START) {
+		s->frame[0] = '\0';
+		return;
+	}
+	/* Frames run outermost to innermost: keep the innermost one outside installed packages. */
+	if (memmem(start, (size_t)(end - start), "-packages", 9) || memmem(start, (size_t)(end - start), "/lib/python", 11))
+		return;
+	copy_display(s->frame, sizeof(s->frame), start, end, end);
+	s->frame_line = number;
+	s->frame_input = s->ninputs - 1;
+	{
+		/* "  File "x.py", line 3, in f" -> "x.py, line 3, in f" reads better */
+		char *p = s->frame;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		memmove(s->frame, p, strlen(p) + 1);
+	}
+}
+
+static int on_match(unsigned int id, unsigned long long from, unsigned long long to, unsigned int flags, void *ctx)
+{
+	struct explain_scanner *s = ctx;
+	const char *region = s->region, *match_end, *start, *end, *window;
+	unsigned long number;
+	struct explain_hit *h;
+	char key[sizeof(s->hits[0].key)] = "";
+	size_t row = id;
+
+	(void)from;
+	(void)flags;
+	if (to > s->region_len)
+		to = s->region_len;
+	/* a match that takes the newline belongs to the line it ends, not the next */
+	if (to > 0 && region[to - 1] == '\n')
+		to--;
+	match_end = region + to;
+	number = line_at(s, (size_t)to) + 1;
+	/* A pattern with an open-ended tail matches at many ends on one line: the first one counts. */
+	if (id < EXPLAIN_INTERNAL_BASE && s->last_row_line[row % LAST_ROW_SLOTS].row == row + 1 &&
+	    s->last_row_line[row % LAST_ROW_SLOTS].line == number && s->last_row_line[row % LAST_ROW_SLOTS].input == s->ninputs)
+		return 0;
+	start = match_end;
+	while (start > region && start[-1] != '\n')
+		start--;
+	end = memchr(match_end, '\n', s->region_len - (size_t)to);
+	if (!end)
+		end = region + s->region_len;
+	if (id >= EXPLAIN_INTERNAL_BASE) {
+		on_traceback(s, id - EXPLAIN_INTERNAL_BASE, start, end, number);
+		return 0;
+	}
+	window = match_end - region > EXTRACT_WINDOW ? match_end - EXTRACT_WINDOW : region;
+	s->last_row_line[row % LAST_ROW_SLOTS].row = row + 1;
+	s->last_row_line[row % LAST_ROW_SLOTS].line = number;
+	s->last_row_line[row % LAST_ROW_SLOTS].input = s->ninputs;
+	if (catalog_keyed(row)) {
+		struct explain_value v[EXPLAIN_MAX_VALUES];
+		int n = extract(s, row, window, end, match_end, v, EXPLAIN_MAX_VALUES);
+
+		for (int i = 0; i < n; i++)
+			if (strcmp(v[i].name, catalog_key_name(row)) == 0)
+				str_copy(key, sizeof(key), v[i].value);
+	}
+	if (!(h = hit_for(s, row, key)))
+		return 0;
+	if (h->count == 0) {
+		h->first_input = s->ninputs - 1;
+		h->first = number;
+		h->nvalues = extract(s, row, window, end, match_end, h->values, EXPLAIN_MAX_VALUES);
+		if (s->frame[0] && s->frame_input == s->ninputs - 1 && number >= s->frame_line &&
+		    number - s->frame_line < 200)
+			str_copy(h->where, sizeof(h->where), s->frame);
+	}
+	h->count++;
+	keep_line(h, s->ninputs - 1, number, start, end, match_end);
+	return 0;
+}
+
+static void scan_region(struct explain_scanner *s, char *p, size_t n)
+{
+	if (memchr(p, 0x1b, n))
+		n = strip_ansi(p, n);
+	s->region = p;
+	s->region_len = n;
+	s->counted = 0;
+	s->count_line = s->line_base;
+	hs_scan(s->db, p, (unsigned)n, 0, s->scratch, on_match, s);
+	s->line_base = line_at(s, n);
+	s->bytes += n;
+}
+
+/* Scan the complete lines in the buffer (everything, at the end of input or when one line fills it). */
+static void scan_buffered(struct explain_scanner *s, bool at_end)
+{
+	char *nl = s->len ? memrchr(s->buf, '\n', s->len) : NULL;
+	size_t upto;
+
+	if (nl)
+		upto = (size_t)(nl - s->buf) + 1;
+	else if (at_end || s->len == BUFFER_SIZE)
+		upto = s->len;
+	else
+		return;
+	if (upto == 0)
+		return;
+	/* The last piece of input without a final newline still ends a line. */
+	scan_region(s, s->buf, upto);
+	if (at_end && upto == s->len && s->buf[upto - 1] != '\n')
+		s->line_base++;
+	memmove(s->buf, s->buf + upto, s->len - upto);
+	s->len -= upto;
+}
+
+static int begin_input(struct explain_scanner *s, const char *name, struct error *err)
+{
+	if (s->ninputs >= EXPLAIN_MAX_INPUTS)
+		return error_set(err, "more than %d inputs", EXPLAIN_MAX_INPUTS);
+	if (!(s->inputs[s->ninputs] = str_dup(name)))
+		return error_set(err, "out of memory");
+	s->ninputs++;
+	s->line_base = 0;
+	s->len = 0;
+	s->frame[0] = '\0';
+	return 0;
+}
+
+static void end_input(struct explain_scanner *s)
+{
+	scan_buffered(s, true);
+	s->lines += s->line_base;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int explain_feed_fd(struct explain_scanner *s, int fd, const char *name, int tee_fd, struct error *err)
+{
+	int rc = 0;
+
+	if (begin_input(s, name, err) < 0)
+		return -1;
+	for (;;) {
+		ssize_t r = read(fd, s->buf + s->len, BUFFER_SIZE - s->len);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			rc = error_errno(err, errno, "%s", name);
+			break;
+		}
+		if (r == 0)
+			break;
+		if (tee_fd >= 0 && write_all(tee_fd, s->buf + s->len, (size_t)r) < 0) {
+			/* the reader of the pipeline went away: keep diagnosing, stop copying */
+			tee_fd = -1;
+			s->tee_failed = true;
+		}
+		s->len += (size_t)r;
+		scan_buffered(s, false);
+	}
+	end_input(s);
+	return rc;
+}
+
+int explain_feed_text(struct explain_scanner *s, const char *text, size_t len, const char *name, struct error *err)
+{
+	if (begin_input(s, name, err) < 0)
+		return -1;
+	while (len > 0) {
+		size_t n = BUFFER_SIZE - s->len < len ? BUFFER_SIZE - s->len : len;
+
+		memcpy(s->buf + s->len, text, n);
+		s->len += n;
+		text += n;
+		len -= n;
+		scan_buffered(s, false);
+	}
+	end_input(s);
+	return 0;
+}

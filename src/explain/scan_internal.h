@@ -1,0 +1,73 @@
+/*
+ * scan_internal.h - the scanner's state and the catalog it reads, shared by
+ * scan.c, catalog.c and rank.c only.
+ */
+#ifndef GD_EXPLAIN_SCAN_INTERNAL_H
+#define GD_EXPLAIN_SCAN_INTERNAL_H
+
+#include "explain/explain.h"
+
+#define EXPLAIN_MAX_HITS 256	/* distinct (signature, key) pairs kept */
+#define LAST_ROW_SLOTS 64
+
+struct hs_database;
+struct hs_scratch;
+struct pcre2_real_code_8;
+struct pcre2_real_match_data_8;
+
+/* What the scan saw of one catalog row (per key value, for rows keyed by one, such as Xids). */
+struct explain_hit {
+	size_t row;
+	char key[16];
+	unsigned long count;
+	int first_input;
+	unsigned long first;		/* line number of the first match */
+	struct explain_line lines[EXPLAIN_MAX_LINES];
+	int nlines;
+	struct explain_value values[EXPLAIN_MAX_VALUES];	/* from the first match */
+	int nvalues;
+	char where[EXPLAIN_LINE_TEXT];
+};
+
+struct explain_scanner {
+	struct hs_database *db;
+	struct hs_scratch *scratch;
+	struct pcre2_real_code_8 **regex;	/* per row, compiled on its first match */
+	struct pcre2_real_match_data_8 *match_data;
+	char *buf;
+	size_t len;
+	/* the region being scanned */
+	const char *region;
+	size_t region_len, counted;
+	unsigned long count_line, line_base;
+	struct {
+		size_t row;	/* row + 1; 0 = empty */
+		unsigned long line;
+		int input;
+	} last_row_line[LAST_ROW_SLOTS];
+	/* the innermost frame of the traceback being read */
+	char frame[EXPLAIN_LINE_TEXT];
+	unsigned long frame_line;
+	int frame_input;
+	struct explain_hit hits[EXPLAIN_MAX_HITS];
+	int nhits;
+	char *inputs[EXPLAIN_MAX_INPUTS];
+	int ninputs;
+	unsigned long long bytes, lines;
+	bool tee_failed;
+};
+
+/* The catalog: data/explain_signatures.tsv and data/xid.tsv as compiled in. */
+size_t catalog_rows(void);
+const char *catalog_field(size_t row, const char *column);
+/* Rows whose cause depends on a value they extract ("@xid"): that value's group name, else NULL. */
+int catalog_confidence(size_t row);
+bool catalog_keyed(size_t row);
+const char *catalog_key_name(size_t row);
+/* An Xid's row of data/xid.tsv: its cause, confidence, name, action, source; false when unknown. */
+bool catalog_xid(const char *xid, const char **cause, int *confidence, const char **name, const char **action,
+		 const char **source);
+/* Position of a cause id in the causal chain (lower is nearer the root). */
+int catalog_stage(const char *cause);
+
+#endif

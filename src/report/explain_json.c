@@ -1,0 +1,36 @@
+/*
+ * explain_json.c - `gpudoctor explain --json`: schema gpudoctor.explain/1
+ * (docs/explain.md).
+ */
+#include "report/report_explain.h"
+
+json_t *report_explain_json(const struct explain_report *r)
+{
+	json_t *causes = json_array(), *inputs = json_array();
+
+	for (int i = 0; i < r->ninputs; i++)
+		json_array_append_new(inputs, json_text(r->inputs[i]));
+	for (size_t i = 0; i < r->count; i++) {
+		const struct explain_cause *c = &r->causes[i];
+		json_t *lines = json_array(), *values = json_object(), *fix = json_array(), *o;
+
+		for (int k = 0; k < c->nlines; k++)
+			json_array_append_new(lines, json_pack("{s:o, s:I, s:o}", "input", json_text(r->inputs[c->lines[k].input]),
+				"number", (json_int_t)c->lines[k].number, "text", json_text(c->lines[k].text)));
+		for (int k = 0; k < c->nvalues; k++)
+			json_object_set_new(values, c->values[k].name, json_text(c->values[k].value));
+		for (int k = 0; k < c->nfix; k++)
+			json_array_append_new(fix, json_pack("{s:o, s:o}", "text", json_text(c->fix[k].text), "command",
+				c->fix[k].command ? json_text(c->fix[k].command) : json_null()));
+		o = json_pack("{s:s, s:f, s:o, s:o, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:b}", "id", c->id, "confidence",
+			c->confidence / 100.0, "title", json_text(c->title), "detail", json_text(c->detail ? c->detail : ""),
+			"signature", c->signature, "source", c->source, "count", (json_int_t)c->count, "lines", lines,
+			"extracted", values, "where", c->where[0] ? json_text(c->where) : json_null(), "fix", fix,
+			"confirmed", c->confirmed);
+		if (c->doctor_note)
+			json_object_set_new(o, "doctor", json_text(c->doctor_note));
+		json_array_append_new(causes, o);
+	}
+	return json_pack("{s:s, s:b, s:{s:I, s:I, s:o}, s:o}", "schema", EXPLAIN_SCHEMA, "recognised", r->count > 0,
+		"scanned", "bytes", (json_int_t)r->bytes, "lines", (json_int_t)r->lines, "inputs", inputs, "causes", causes);
+}

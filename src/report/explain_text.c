@@ -1,0 +1,88 @@
+/*
+ * explain_text.c - `gpudoctor explain` for people: the top cause with the
+ * lines that matched, why it happens and the fix; the other candidates
+ * below, one line each.
+ */
+#include "report/report_explain.h"
+
+#include <string.h>
+
+#include "report/textfmt.h"
+
+static void print_line(struct textfmt *t, const struct explain_report *r, const struct explain_line *l)
+{
+	if (r->ninputs > 1)
+		tf_line(t, 4, "%s%s:%lu:%s %s", tf_c(t, TF_DIM), r->inputs[l->input], l->number, tf_c(t, TF_RESET), l->text);
+	else
+		tf_line(t, 4, "%sline %lu:%s %s", tf_c(t, TF_DIM), l->number, tf_c(t, TF_RESET), l->text);
+}
+
+static void print_cause(struct textfmt *t, const struct explain_report *r, const struct explain_cause *c)
+{
+	tf_wrapf(t, 0, 2, "%s%s%s  %s", tf_c(t, TF_BOLD), c->id, tf_c(t, TF_RESET), c->title);
+	tf_line(t, 2, "%sconfidence %d%%%s%s", tf_c(t, TF_DIM), c->confidence,
+		c->confirmed ? ", confirmed on this machine" : "", tf_c(t, TF_RESET));
+	tf_line(t, 2, "matched %lu line%s:", c->count, c->count == 1 ? "" : "s");
+	for (int i = 0; i < c->nlines; i++) {
+		if (i == EXPLAIN_MAX_LINES - 1 && c->count > (unsigned long)EXPLAIN_MAX_LINES)
+			tf_line(t, 4, "%s...%s", tf_c(t, TF_DIM), tf_c(t, TF_RESET));
+		print_line(t, r, &c->lines[i]);
+	}
+	if (c->where[0])
+		tf_wrapf(t, 2, 4, "raised from: %s", c->where);
+	if (c->nvalues > 0) {
+		char values[EXPLAIN_MAX_VALUES * 160] = "";
+		size_t used = 0;
+
+		for (int i = 0; i < c->nvalues && used < sizeof(values); i++)
+			used += (size_t)snprintf(values + used, sizeof(values) - used, "%s%s=%s", i ? ", " : "",
+						 c->values[i].name, c->values[i].value);
+		tf_wrapf(t, 2, 4, "values: %s", values);
+	}
+	if (c->detail && c->detail[0])
+		tf_wrap(t, 2, 2, c->detail);
+	if (c->doctor_note)
+		tf_wrapf(t, 2, 4, "this machine: %s", c->doctor_note);
+	if (c->nfix > 0) {
+		tf_line(t, 2, "%sfix:%s", tf_c(t, TF_BOLD), tf_c(t, TF_RESET));
+		for (int i = 0; i < c->nfix; i++) {
+			tf_wrapf(t, 4, 7, "%d. %s", i + 1, c->fix[i].text);
+			if (c->fix[i].command)
+				tf_line(t, 7, "%s$ %s%s", tf_c(t, TF_GREEN), c->fix[i].command, tf_c(t, TF_RESET));
+		}
+	}
+	tf_wrapf(t, 2, 4, "%ssource: %s%s", tf_c(t, TF_DIM), c->source, tf_c(t, TF_RESET));
+}
+
+void report_text_explain(FILE *out, const struct explain_report *r, const struct report_opts *o)
+{
+	struct textfmt t = { out, o->color, o->width > 0 ? o->width : 80 };
+
+	if (r->count == 0) {
+		fprintf(out, "gpudoctor explain: no known GPU error in %llu line%s (%llu bytes)\n", r->lines,
+			r->lines == 1 ? "" : "s", r->bytes);
+		fprintf(out, "Run `gpudoctor` to check this machine's GPU stack.\n");
+		return;
+	}
+	fprintf(out, "gpudoctor explain: %s%s%s\n\n", tf_c(&t, TF_BOLD), r->causes[0].id, tf_c(&t, TF_RESET));
+	fprintf(out, "%smost likely cause%s\n", tf_c(&t, TF_BOLD), tf_c(&t, TF_RESET));
+	print_cause(&t, r, &r->causes[0]);
+	if (r->count > 1) {
+		fprintf(out, "\n%sother candidates%s\n", tf_c(&t, TF_BOLD), tf_c(&t, TF_RESET));
+		for (size_t i = 1; i < r->count; i++) {
+			const struct explain_cause *c = &r->causes[i];
+
+			if (o->verbose) {
+				print_cause(&t, r, c);
+				fputc('\n', out);
+				continue;
+			}
+			tf_wrapf(&t, 0, 4, "%s  %s  %s(%d%%, line %lu)%s", c->id, c->title, tf_c(&t, TF_DIM), c->confidence,
+				 c->nlines ? c->lines[0].number : 0, tf_c(&t, TF_RESET));
+		}
+		if (!o->verbose)
+			fprintf(out, "%s(-v shows each candidate in full)%s\n", tf_c(&t, TF_DIM), tf_c(&t, TF_RESET));
+	}
+	fprintf(out, "\n%sscanned %llu line%s, %llu bytes%s\n", tf_c(&t, TF_DIM), r->lines, r->lines == 1 ? "" : "s",
+		r->bytes, tf_c(&t, TF_RESET));
+}

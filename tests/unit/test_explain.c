@@ -1,0 +1,280 @@
+/*
+ * Unit tests for src/explain/: the streaming scanner (buffer seams, line
+ * numbers, ANSI and \r clean-up, --tee), the ranking (causality over count,
+ * Xid lookup, the OOM judgement) and the consistency of the compiled-in
+ * catalog (data/explain_signatures.tsv, data/xid.tsv).
+ */
+#include "testutil.h"
+
+#include "explain/explain.h"
+#include "explain/scan_internal.h"
+#include "kb/kb.h"
+#include "util/str.h"
+
+static const char oom_old[] =
+	"RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 7.79 GiB total capacity; 5.12 GiB "
+	"already allocated; 1.23 GiB free; 6.00 GiB reserved in total by PyTorch)";
+static const char oom_fragmented[] =
+	"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 79.15 "
+	"GiB of which 9.94 MiB is free. Including non-PyTorch memory, this process has 79.13 GiB memory in use. Of the "
+	"allocated memory 70.23 GiB is allocated by PyTorch, and 8.41 GiB is reserved by PyTorch but unallocated. If "
+	"reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid "
+	"fragmentation.";
+static const char xid79[] = "[ 1234.567] NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU has fallen off the bus.";
+
+/* Scan text, rank it; the caller releases both. */
+static struct explain_scanner *scan(const char *text, size_t len, struct explain_report *r)
+{
+	struct error err;
+	struct explain_scanner *s = explain_open(&err);
+
+	assert_non_null(s);
+	assert_int_equal(explain_feed_text(s, text, len, "test", &err), 0);
+	assert_int_equal(explain_rank(s, r), 0);
+	return s;
+}
+
+static const char *value(const struct explain_cause *c, const char *name)
+{
+	for (int i = 0; i < c->nvalues; i++)
+		if (strcmp(c->values[i].name, name) == 0)
+			return c->values[i].value;
+	return NULL;
+}
+
+static void test_parse_size(void **state)
+{
+	(void)state;
+	assert_true(explain_parse_size("2.00 GiB") == 2147483648.0);
+	assert_true(explain_parse_size("405.77 MiB") > 405.76 * 1048576 && explain_parse_size("405.77 MiB") < 405.78 * 1048576);
+	assert_true(explain_parse_size("1024 bytes") == 1024);
+	assert_true(explain_parse_size("0 bytes") == 0);
+	assert_true(explain_parse_size("GiB") < 0);
+	assert_true(explain_parse_size("12 parsecs") < 0);
+}
+
+static void test_catalog_consistent(void **state)
+{
+	const struct kb_table *t = &kb_table_explain_signatures;
+	int last_stage = catalog_stage("no.such-id");
+
+	(void)state;
+	assert_true(t->nrows >= 70);
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *id = kb_field(t, r, "id"), *cause = kb_field(t, r, "cause");
+
+		/* ids are unique; causes are in the chain (or looked up by Xid) */
+		for (size_t k = r + 1; k < t->nrows; k++)
+			if (strcmp(id, kb_field(t, k, "id")) == 0)
+				fail_msg("data/explain_signatures.tsv:%d: id %s repeats at line %d", t->lines[r], id, t->lines[k]);
+		if (strcmp(cause, "@xid") != 0 && catalog_stage(cause) == last_stage)
+			fail_msg("data/explain_signatures.tsv:%d: cause %s is not in the causal chain", t->lines[r], cause);
+		/* catalog_confidence() falls back to 50 on a malformed cell */
+		if (strcmp(kb_field(t, r, "confidence"), "50") != 0 && catalog_confidence(r) == 50)
+			fail_msg("data/explain_signatures.tsv:%d: confidence is not 1..100", t->lines[r]);
+		if (!str_starts_with(kb_field(t, r, "source"), "http"))
+			fail_msg("data/explain_signatures.tsv:%d: the source is not an address", t->lines[r]);
+		if (!kb_field(t, r, "title")[0] || !kb_field(t, r, "detail")[0])
+			fail_msg("data/explain_signatures.tsv:%d: no title or detail", t->lines[r]);
+	}
+	t = &kb_table_xid;
+	assert_true(t->nrows >= 20);
+	for (size_t r = 0; r < t->nrows; r++)
+		if (catalog_stage(kb_field(t, r, "cause")) == last_stage)
+			fail_msg("data/xid.tsv:%d: cause %s is not in the causal chain", t->lines[r], kb_field(t, r, "cause"));
+}
+
+static void test_oom_shortage(void **state)
+{
+	struct explain_report r;
+	struct explain_scanner *s = scan(oom_old, sizeof(oom_old) - 1, &r);
+
+	(void)state;
+	assert_int_equal(r.count, 1);
+	assert_string_equal(r.causes[0].id, "runtime.out-of-memory");
+	assert_string_equal(value(&r.causes[0], "requested"), "2.00 GiB");
+	assert_string_equal(value(&r.causes[0], "total"), "7.79 GiB");
+	/* 6.00 reserved - 5.12 allocated < 2.00 requested, and little held elsewhere */
+	assert_string_equal(value(&r.causes[0], "kind"), "shortage");
+	assert_int_equal(r.causes[0].lines[0].number, 1);
+	explain_report_release(&r);
+	explain_close(s);
+}
+
+static void test_oom_fragmentation(void **state)
+{
+	struct explain_report r;
+	struct explain_scanner *s = scan(oom_fragmented, sizeof(oom_fragmented) - 1, &r);
+
+	(void)state;
+	assert_string_equal(r.causes[0].id, "runtime.out-of-memory");
+	assert_string_equal(value(&r.causes[0], "unallocated"), "8.41 GiB");
+	assert_string_equal(value(&r.causes[0], "kind"), "fragmentation");
+	assert_non_null(strstr(r.causes[0].detail, "Fragmentation"));
+	{
+		bool found = false;
+
+		for (int i = 0; i < r.causes[0].nfix; i++)
+			if (r.causes[0].fix[i].command && strstr(r.causes[0].fix[i].command, "expandable_segments:True"))
+				found = true;
+		assert_true(found);
+	}
+	explain_report_release(&r);
+	explain_close(s);
+}
+
+/* The Xid comes after the error it caused, and the error is printed many times: causality wins over count. */
+static void test_rank_by_causality(void **state)
+{
+	struct strbuf sb = { 0 };
+	struct explain_report r;
+	struct explain_scanner *s;
+	char *text;
+
+	(void)state;
+	for (int i = 0; i < 50; i++)
+		strbuf_add(&sb, "RuntimeError: CUDA error: unknown error\n");
+	strbuf_addf(&sb, "%s\n", xid79);
+	text = strbuf_detach(&sb);
+	s = scan(text, strlen(text), &r);
+	assert_true(r.count >= 2);
+	assert_string_equal(r.causes[0].id, "gpu.hardware-fault");
+	assert_string_equal(value(&r.causes[0], "xid"), "79");
+	assert_string_equal(value(&r.causes[0], "bus"), "0000:3b:00");
+	assert_int_equal(r.causes[0].lines[0].number, 51);
+	assert_non_null(strstr(r.causes[0].title, "79"));
+	explain_report_release(&r);
+	explain_close(s);
+	free(text);
+}
+
+/* Line numbers stay exact across the scanner's 1 MiB buffer seams. */
+static void test_line_numbers_across_buffers(void **state)
+{
+	size_t nlines = 700000, len = nlines * 4 + sizeof(oom_old) + 1;
+	char *text = malloc(len), *p = text;
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	assert_non_null(text);
+	for (size_t i = 0; i < nlines; i++, p += 4)
+		memcpy(p, "ok.\n", 4);
+	memcpy(p, oom_old, sizeof(oom_old) - 1);
+	p += sizeof(oom_old) - 1;
+	*p++ = '\n';
+	s = scan(text, (size_t)(p - text), &r);
+	assert_string_equal(r.causes[0].id, "runtime.out-of-memory");
+	assert_int_equal(r.causes[0].lines[0].number, nlines + 1);
+	assert_int_equal(r.lines, nlines + 1);
+	explain_report_release(&r);
+	explain_close(s);
+	free(text);
+}
+
+/* ANSI colour inside the message and \r progress-bar rewrites before it. */
+static void test_ansi_and_progress_bars(void **state)
+{
+	static const char text[] = "Epoch 1:  10%|#  |\rEpoch 1:  50%|#####  |\r\033[31mRuntimeError\033[0m: CUDA "
+				   "error: device-side \033[1massert\033[0m triggered\nnext line\n";
+	struct explain_report r;
+	struct explain_scanner *s = scan(text, sizeof(text) - 1, &r);
+
+	(void)state;
+	assert_true(r.count >= 1);
+	assert_string_equal(r.causes[0].id, "runtime.device-assert");
+	assert_null(strchr(r.causes[0].lines[0].text, '\033'));
+	assert_string_equal(r.causes[0].lines[0].text, "RuntimeError: CUDA error: device-side assert triggered");
+	assert_int_equal(r.lines, 2);
+	explain_report_release(&r);
+	explain_close(s);
+}
+
+static void test_traceback_frame(void **state)
+{
+	static const char text[] =
+		"Traceback (most recent call last):\n"
+		"  File \"/home/a/train.py\", line 42, in <module>\n"
+		"    loss = step(batch)\n"
+		"  File \"/home/a/model.py\", line 17, in step\n"
+		"    out = self.net(x)\n"
+		"  File \"/usr/lib/python3/dist-packages/torch/nn/modules/module.py\", line 1130, in _call_impl\n"
+		"    return forward_call(*input, **kwargs)\n"
+		"RuntimeError: CUDA error: device-side assert triggered\n";
+	struct explain_report r;
+	struct explain_scanner *s = scan(text, sizeof(text) - 1, &r);
+
+	(void)state;
+	assert_string_equal(r.causes[0].id, "runtime.device-assert");
+	/* the innermost frame outside installed packages */
+	assert_string_equal(r.causes[0].where, "File \"/home/a/model.py\", line 17, in step");
+	explain_report_release(&r);
+	explain_close(s);
+}
+
+static void test_nothing_recognised(void **state)
+{
+	static const char text[] = "step 10 loss 0.41 device cuda:0 memory 61.2GB error_rate 0.03\n\0\0\377\376binary\n";
+	struct explain_report r;
+	struct explain_scanner *s = scan(text, sizeof(text) - 1, &r);
+
+	(void)state;
+	assert_int_equal(r.count, 0);
+	assert_int_equal(r.lines, 2);
+	explain_report_release(&r);
+	explain_close(s);
+}
+
+/* --tee: every byte read is written on unchanged, the diagnosis is unaffected. */
+static void test_feed_fd_tee(void **state)
+{
+	char dir[TU_PATH], in_path[TU_PATH + 8], out_path[TU_PATH + 8], back[512];
+	struct explain_report r;
+	struct error err;
+	struct explain_scanner *s;
+	int in, out;
+	ssize_t n;
+
+	(void)state;
+	tu_mkdtemp(dir, sizeof(dir));
+	snprintf(in_path, sizeof(in_path), "%s/in", dir);
+	snprintf(out_path, sizeof(out_path), "%s/out", dir);
+	in = open(in_path, O_CREAT | O_RDWR, 0600);
+	assert_true(in >= 0);
+	assert_int_equal(write(in, oom_old, sizeof(oom_old) - 1), (ssize_t)sizeof(oom_old) - 1);
+	assert_int_equal(lseek(in, 0, SEEK_SET), 0);
+	out = open(out_path, O_CREAT | O_RDWR, 0600);
+	assert_true(out >= 0);
+	s = explain_open(&err);
+	assert_non_null(s);
+	assert_int_equal(explain_feed_fd(s, in, "in", out, &err), 0);
+	assert_int_equal(explain_rank(s, &r), 0);
+	assert_string_equal(r.causes[0].id, "runtime.out-of-memory");
+	assert_int_equal(lseek(out, 0, SEEK_SET), 0);
+	n = read(out, back, sizeof(back));
+	assert_int_equal(n, (ssize_t)sizeof(oom_old) - 1);
+	assert_memory_equal(back, oom_old, sizeof(oom_old) - 1);
+	explain_report_release(&r);
+	explain_close(s);
+	close(in);
+	close(out);
+	tu_rmrf(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_size),
+		cmocka_unit_test(test_catalog_consistent),
+		cmocka_unit_test(test_oom_shortage),
+		cmocka_unit_test(test_oom_fragmentation),
+		cmocka_unit_test(test_rank_by_causality),
+		cmocka_unit_test(test_line_numbers_across_buffers),
+		cmocka_unit_test(test_ansi_and_progress_bars),
+		cmocka_unit_test(test_traceback_frame),
+		cmocka_unit_test(test_nothing_recognised),
+		cmocka_unit_test(test_feed_fd_tee),
+	};
+
+	return cmocka_run_group_tests_name("explain", tests, NULL, NULL);
+}
