@@ -6,17 +6,11 @@
 #define GD_COMPUTE_COMPUTE_INTERNAL_H
 
 #include "compute/compute.h"
-#include "probe/driver/cuda_api.h"
+#include "probe/driver/cuda_fns.h"
 
+/* The query entry points (shared with the doctor's probe), then what computing needs. */
 struct cu {
-	cuInit_fn init;
-	cuDeviceGetCount_fn count;
-	cuDeviceGet_fn get;
-	cuDeviceGetName_fn name;
-	cuDeviceGetAttribute_fn attribute;
-	cuDeviceTotalMem_v2_fn total_mem;
-	cuDeviceGetPCIBusId_fn bus_id;
-	cuGetErrorName_fn error_name;
+	struct cuda_query_fns q;
 	cuGetErrorString_fn error_string;
 	cuDevicePrimaryCtxRetain_fn ctx_retain;
 	cuDevicePrimaryCtxRelease_v2_fn ctx_release;

@@ -6,6 +6,7 @@
  */
 #include "compute/compute_internal.h"
 
+#include <dlfcn.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -17,6 +18,22 @@ static const struct dlib_symbol blas_symbols[] = {
 	{ "cublasDestroy_v2", offsetof(struct cublas, destroy), true },
 	{ "cublasGemmEx", offsetof(struct cublas, gemm_ex), true },
 };
+
+/*
+ * libcublas.so.N needs libcublasLt.so.N, which the loader looks for on its
+ * own path, not beside it: load the copy beside it first, so a toolkit or
+ * wheel that is not on that path still works.
+ */
+static void preload_lt(const char *file)
+{
+	const char *slash = strrchr(file, '/'), *ver = strstr(file, "libcublas.so.");
+	char lt[600];
+
+	if (!slash || !ver || ver != slash + 1)
+		return;
+	str_printf(lt, sizeof(lt), "%.*s/libcublasLt.so.%s", (int)(slash - file), file, ver + strlen("libcublas.so."));
+	dlopen(lt, RTLD_NOW | RTLD_GLOBAL);
+}
 
 void compute_load_cublas(struct session *s)
 {
@@ -32,6 +49,7 @@ void compute_load_cublas(struct session *s)
 		const char *file = i < run->ncublas ? run->cublas[i] : sonames[i - run->ncublas];
 
 		compute_mark(s, "dlopen");
+		preload_lt(file);
 		if (dlib_open(file, blas_symbols, 3, &s->blas, &handle, path, sizeof(path), missing, sizeof(missing),
 			      &err) == 0) {
 			s->have_blas = true;

@@ -8,9 +8,7 @@
 #include "compute/compute_internal.h"
 
 #include <dlfcn.h>
-#include <stdarg.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "util/dlib.h"
@@ -19,14 +17,6 @@
 #define SYM(field, name, req) { name, offsetof(struct cu, field), req }
 
 static const struct dlib_symbol cu_symbols[] = {
-	SYM(init, "cuInit", true),
-	SYM(count, "cuDeviceGetCount", true),
-	SYM(get, "cuDeviceGet", true),
-	SYM(name, "cuDeviceGetName", false),
-	SYM(attribute, "cuDeviceGetAttribute", false),
-	SYM(total_mem, "cuDeviceTotalMem_v2", false),
-	SYM(bus_id, "cuDeviceGetPCIBusId", false),
-	SYM(error_name, "cuGetErrorName", false),
 	SYM(error_string, "cuGetErrorString", false),
 	SYM(ctx_retain, "cuDevicePrimaryCtxRetain", true),
 	SYM(ctx_release, "cuDevicePrimaryCtxRelease_v2", false),
@@ -52,62 +42,13 @@ static const struct dlib_symbol cu_symbols[] = {
 	SYM(event_destroy, "cuEventDestroy_v2", false),
 };
 
-void compute_mark(struct session *s, const char *call)
-{
-	isolate_mark(s->run->last_call, sizeof(s->run->last_call), call);
-}
-
-void compute_progress(struct session *s, const char *fmt, ...)
-{
-	char text[sizeof(s->run->progress)];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	isolate_mark(s->run->progress, sizeof(s->run->progress), text);
-}
-
-bool compute_ok(struct session *s, const char *step, CUresult r)
-{
-	struct compute_gpu *g = s->gpu;
-	const char *name = NULL, *text = NULL;
-
-	if (r == CUDA_SUCCESS)
-		return true;
-	if (!g || g->failed_step[0])
-		return false;
-	str_copy(g->failed_step, sizeof(g->failed_step), step);
-	g->error = r;
-	if (s->cu.error_name && s->cu.error_name(r, &name) == CUDA_SUCCESS && name)
-		str_copy(g->error_name, sizeof(g->error_name), name);
-	else
-		str_printf(g->error_name, sizeof(g->error_name), "CUresult %d", r);
-	if (s->cu.error_string && s->cu.error_string(r, &text) == CUDA_SUCCESS && text)
-		str_copy(g->error_text, sizeof(g->error_text), text);
-	return false;
-}
-
-double compute_elapsed(struct session *s, CUevent start, CUevent end)
-{
-	float ms = -1;
-
-	compute_mark(s, "cuEventSynchronize");
-	if (!compute_ok(s, "timing", s->cu.event_sync(end)))
-		return -1;
-	compute_mark(s, "cuEventElapsedTime");
-	if (!compute_ok(s, "timing", s->cu.event_elapsed(&ms, start, end)))
-		return -1;
-	return ms;
-}
-
 static int attr(struct session *s, int which)
 {
 	int v = -1;
 
-	if (s->cu.attribute) {
+	if (s->cu.q.attribute) {
 		compute_mark(s, "cuDeviceGetAttribute");
-		if (s->cu.attribute(&v, which, s->dev) != CUDA_SUCCESS)
+		if (s->cu.q.attribute(&v, which, s->dev) != CUDA_SUCCESS)
 			v = -1;
 	}
 	return v;
@@ -118,17 +59,17 @@ static void describe_gpu(struct session *s)
 	struct compute_gpu *g = s->gpu;
 	size_t bytes = 0;
 
-	if (s->cu.name) {
+	if (s->cu.q.name) {
 		compute_mark(s, "cuDeviceGetName");
-		s->cu.name(g->name, (int)sizeof(g->name), s->dev);
+		s->cu.q.name(g->name, (int)sizeof(g->name), s->dev);
 	}
-	if (s->cu.bus_id) {
+	if (s->cu.q.bus_id) {
 		compute_mark(s, "cuDeviceGetPCIBusId");
-		s->cu.bus_id(g->bus_id, (int)sizeof(g->bus_id), s->dev);
+		s->cu.q.bus_id(g->bus_id, (int)sizeof(g->bus_id), s->dev);
 	}
-	if (s->cu.total_mem) {
+	if (s->cu.q.total_mem) {
 		compute_mark(s, "cuDeviceTotalMem_v2");
-		if (s->cu.total_mem(&bytes, s->dev) == CUDA_SUCCESS)
+		if (s->cu.q.total_mem(&bytes, s->dev) == CUDA_SUCCESS)
 			g->mem_total = bytes;
 	}
 	g->cc_major = attr(s, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
@@ -194,7 +135,9 @@ static void helper_main(void *shared, void *arg)
 	memset(&s, 0, sizeof(s));
 	s.run = run;
 	compute_mark(&s, "dlopen");
-	if (dlib_open(run->libcuda, cu_symbols, sizeof(cu_symbols) / sizeof(cu_symbols[0]), &s.cu, &handle, path,
+	if (dlib_open(run->libcuda, cuda_query_symbols, cuda_query_nsymbols, &s.cu.q, &handle, path, sizeof(path),
+		      missing, sizeof(missing), &err) < 0 ||
+	    dlib_open(run->libcuda, cu_symbols, sizeof(cu_symbols) / sizeof(cu_symbols[0]), &s.cu, &handle, path,
 		      sizeof(path), missing, sizeof(missing), &err) < 0) {
 		str_copy(run->load_error, sizeof(run->load_error), err.msg);
 		compute_mark(&s, "");
@@ -211,15 +154,15 @@ static void helper_main(void *shared, void *arg)
 		return;
 	}
 	compute_mark(&s, "cuInit");
-	run->init = s.cu.init(0);
-	if (s.cu.error_name && s.cu.error_name(run->init, &name) == CUDA_SUCCESS && name)
+	run->init = s.cu.q.init(0);
+	if (s.cu.q.error_name && s.cu.q.error_name(run->init, &name) == CUDA_SUCCESS && name)
 		str_copy(run->init_name, sizeof(run->init_name), name);
 	if (run->init != CUDA_SUCCESS) {
 		compute_mark(&s, "");
 		return;
 	}
 	compute_mark(&s, "cuDeviceGetCount");
-	if (s.cu.count(&count) != CUDA_SUCCESS)
+	if (s.cu.q.count(&count) != CUDA_SUCCESS)
 		count = 0;
 	run->count = count;
 	if (run->bench)
@@ -231,7 +174,7 @@ static void helper_main(void *shared, void *arg)
 		s.gpu->ordinal = i;
 		s.gpu->first_bad = -1;
 		compute_mark(&s, "cuDeviceGet");
-		if (compute_ok(&s, "opening the device", s.cu.get(&s.dev, i)))
+		if (compute_ok(&s, "opening the device", s.cu.q.get(&s.dev, i)))
 			run_gpu(&s);
 	}
 	compute_mark(&s, "");

@@ -5,26 +5,13 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "probe/driver/cuda_api.h"
-#include "util/dlib.h"
+#include "probe/driver/cuda_fns.h"
 #include "probe/driver/query.h"
 #include "util/str.h"
 
-struct cuda {
-	cuInit_fn init;
-	cuDriverGetVersion_fn driver_version;
-	cuDeviceGetCount_fn count;
-	cuDeviceGet_fn get;
-	cuDeviceGetName_fn name;
-	cuDeviceGetAttribute_fn attribute;
-	cuDeviceTotalMem_v2_fn total_mem;
-	cuDeviceGetPCIBusId_fn bus_id;
-	cuGetErrorName_fn error_name;
-};
+#define SYM(field, name, req) { name, offsetof(struct cuda_query_fns, field), req }
 
-#define SYM(field, name, req) { name, offsetof(struct cuda, field), req }
-
-static const struct dlib_symbol cuda_symbols[] = {
+const struct dlib_symbol cuda_query_symbols[] = {
 	SYM(init, "cuInit", true),
 	SYM(driver_version, "cuDriverGetVersion", true),
 	SYM(count, "cuDeviceGetCount", true),
@@ -35,8 +22,9 @@ static const struct dlib_symbol cuda_symbols[] = {
 	SYM(bus_id, "cuDeviceGetPCIBusId", false),
 	SYM(error_name, "cuGetErrorName", false),
 };
+const size_t cuda_query_nsymbols = sizeof(cuda_query_symbols) / sizeof(cuda_query_symbols[0]);
 
-static int attribute(struct runtime_facts *rt, const struct cuda *c, int attr, CUdevice dev)
+static int attribute(struct runtime_facts *rt, const struct cuda_query_fns *c, int attr, CUdevice dev)
 {
 	int v = -1;
 
@@ -46,7 +34,7 @@ static int attribute(struct runtime_facts *rt, const struct cuda *c, int attr, C
 	return c->attribute(&v, attr, dev) == CUDA_SUCCESS ? v : -1;
 }
 
-static void query_device(struct runtime_facts *rt, const struct cuda *c, CUdevice dev, struct cuda_device *d)
+static void query_device(struct runtime_facts *rt, const struct cuda_query_fns *c, CUdevice dev, struct cuda_device *d)
 {
 	size_t bytes;
 	int khz;
@@ -84,14 +72,14 @@ static void query_device(struct runtime_facts *rt, const struct cuda *c, CUdevic
 void query_cuda(struct runtime_facts *rt, const char *file)
 {
 	struct rt_library *lib = &rt->cuda_lib;
-	struct cuda c;
+	struct cuda_query_fns c;
 	struct error err;
 	void *handle;
 	int count;
 
 	lib->attempted = true;
 	query_mark(rt, "dlopen libcuda.so.1");
-	if (dlib_open(file, cuda_symbols, sizeof(cuda_symbols) / sizeof(cuda_symbols[0]), &c, &handle, lib->path,
+	if (dlib_open(file, cuda_query_symbols, cuda_query_nsymbols, &c, &handle, lib->path,
 		      sizeof(lib->path), lib->missing, sizeof(lib->missing), &err) < 0) {
 		str_copy(lib->load_error, sizeof(lib->load_error), err.msg);
 		return;

@@ -10,11 +10,15 @@
 #define GD_PROBE_DRIVER_QUERY_H
 
 #include "probe/facts.h"
+#include "util/isolate.h"
 
 void query_nvml(struct runtime_facts *rt, const char *file);
 void query_cuda(struct runtime_facts *rt, const char *file);
 
-/* Record the call about to be made (volatile: the parent may read it after a kill). */
-void query_mark(struct runtime_facts *rt, const char *call);
+/* Record the call about to be made (the parent may read it after a kill). */
+static inline void query_mark(struct runtime_facts *rt, const char *call)
+{
+	isolate_mark(rt->last_call, sizeof(rt->last_call), call);
+}
 
 #endif

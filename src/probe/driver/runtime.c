@@ -16,11 +16,6 @@
 #include "util/isolate.h"
 #include "util/str.h"
 
-void query_mark(struct runtime_facts *rt, const char *call)
-{
-	isolate_mark(rt->last_call, sizeof(rt->last_call), call);
-}
-
 /*
  * What to dlopen: live, the soname, as any program would; rooted, the file
  * inside the root. An empty file in a root is a stand-in that only shows
