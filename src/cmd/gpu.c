@@ -74,6 +74,7 @@ static int run_compute(const struct cmd_options *opts, bool bench)
 	static struct compute_report report;
 	struct isolate_outcome how;
 	struct kmsg_watch watch = { -1 };
+	char xid_note[160] = "";
 	struct diagnosis d;
 	struct error err;
 	struct facts *before, *after = NULL;
@@ -100,11 +101,10 @@ static int run_compute(const struct cmd_options *opts, bool bench)
 	run.only_gpu = -1;
 	if (bench)
 		cublas_candidates(opts, before, &run);
-	memset(&report, 0, sizeof(report));
 	if (opts->root)
-		str_copy(report.xid_note, sizeof(report.xid_note), "the kernel log was not watched (--root)");
+		str_copy(xid_note, sizeof(xid_note), "the kernel log was not watched (--root)");
 	else
-		kmsg_watch_start(&watch, report.xid_note, sizeof(report.xid_note));
+		kmsg_watch_start(&watch, xid_note, sizeof(xid_note));
 	show_progress = opts->format != FORMAT_JSON && isatty(STDERR_FILENO);
 	if (compute_run(&run, opts->timeout_s > 0 ? opts->timeout_s : bench ? BENCH_DEADLINE_S : TEST_DEADLINE_S,
 			print_progress, &how, &err) < 0) {
@@ -115,19 +115,13 @@ static int run_compute(const struct cmd_options *opts, bool bench)
 	}
 	if (show_progress)
 		fprintf(stderr, "\r\033[K");
-	{
-		char xids[8][256], note[160];
-		int nxids = kmsg_watch_finish(&watch, xids, 8);
-
-		str_copy(note, sizeof(note), report.xid_note);
-		after = diagnose_collect(opts, &status);
-		compute_judge(&run, &how, before, after, &report);
-		str_copy(report.xid_note, sizeof(report.xid_note), note);
-		for (int i = 0; i < nxids; i++)
-			str_copy(report.xids[report.nxids++], sizeof(report.xids[0]), xids[i]);
-		if (nxids > 0)
-			report.pass = false;
-	}
+	/* the counters and the kernel log after the run, against before */
+	after = diagnose_collect(opts, &status);
+	compute_judge(&run, &how, before, after, &report);
+	report.nxids = kmsg_watch_finish(&watch, report.xids, 8);
+	str_copy(report.xid_note, sizeof(report.xid_note), xid_note);
+	if (report.nxids > 0)
+		report.pass = false;
 	if (opts->format == FORMAT_JSON) {
 		json_t *j = report_compute_json(&report, bench);
 

@@ -311,9 +311,9 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
 	if (id < EXPLAIN_INTERNAL_BASE && s->last_row_line[row % LAST_ROW_SLOTS].row == row + 1 &&
 	    s->last_row_line[row % LAST_ROW_SLOTS].line == number && s->last_row_line[row % LAST_ROW_SLOTS].input == s->ninputs)
 		return 0;
-	start = match_end;
-	while (start > region && start[-1] != '\n')
-		start--;
+	/* memrchr: on a line of a megabyte, every signature that matches it walks back to its start */
+	start = to > 0 ? memrchr(region, '\n', (size_t)to) : NULL;
+	start = start ? start + 1 : region;
 	end = memchr(match_end, '\n', s->region_len - (size_t)to);
 	if (!end)
 		end = region + s->region_len;

@@ -58,17 +58,17 @@ json_t *report_compute_json(const struct compute_report *r, bool bench)
 	for (int i = 0; i < r->n; i++) {
 		const struct compute_view *v = &r->views[i];
 		const struct compute_gpu *g = v->gpu;
-		json_t *gj = json_pack("{s:i, s:o, s:o, s:o, s:s, s:b, s:o, s:o, s:o, s:o}", "index", g->ordinal, "name",
+		char cc[16];
+		json_t *gj;
+
+		snprintf(cc, sizeof(cc), "%d.%d", g->cc_major, g->cc_minor);
+		gj = json_pack("{s:i, s:o, s:o, s:o, s:s, s:b, s:o, s:o, s:o, s:o}", "index", g->ordinal, "name",
 			json_text(g->name), "uuid", v->uuid[0] ? json_text(v->uuid) : json_null(), "bus_id",
-			json_text(g->bus_id), "compute_capability", "", "pass", v->pass, "verdict", json_text(v->verdict),
+			json_text(g->bus_id), "compute_capability", cc, "pass", v->pass, "verdict", json_text(v->verdict),
 			"failed_step", g->failed_step[0] ? json_text(g->failed_step) : json_null(), "error",
 			g->failed_step[0] ? json_pack("{s:i, s:o, s:o}", "code", g->error, "name", json_text(g->error_name),
 						      "text", json_text(g->error_text)) : json_null(),
 			"jit_log", g->jit_log[0] ? json_text(g->jit_log) : json_null());
-		char cc[16];
-
-		snprintf(cc, sizeof(cc), "%d.%d", g->cc_major, g->cc_minor);
-		json_object_set_new(gj, "compute_capability", json_string(cc));
 		json_object_set_new(gj, "test", g->tested ? json_pack("{s:I, s:I, s:I, s:I, s:i, s:i, s:i, s:i, s:f}",
 			"pattern_words", (json_int_t)g->pattern_words, "pattern_mismatches", (json_int_t)g->pattern_mismatches,
 			"copy_words", (json_int_t)g->copy_words, "copy_mismatches", (json_int_t)g->copy_mismatches,

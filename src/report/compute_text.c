@@ -76,8 +76,7 @@ static void bench_lines(struct textfmt *t, const struct compute_report *r, const
 	}
 	if (g->seeds.n && !fake) {
 		tf_wrapf(t, 2, 4, "the guides' measurement (100 x 1024x1024 FP32, host clock, no warm-up): %.2f TFLOPS in "
-			 "%.0f ms%s", g->seeds.median, g->seeds_wall_ms,
-			 g->gemm[GEMM_FP32].n ? "" : "");
+			 "%.0f ms", g->seeds.median, g->seeds_wall_ms);
 		if (g->gemm[GEMM_FP32].n && g->seeds.median > 0)
 			tf_wrapf(t, 4, 4, "%.1fx below the properly timed FP32 GEMM: it times library start-up and kernel "
 				 "loading, and a matrix too small to fill the GPU.", g->gemm[GEMM_FP32].median / g->seeds.median);
