@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cmd/diagnose.h"
+#include "explain/join.h"
 #include "report/report.h"
 
 int cmd_doctor(const struct cmd_options *opts)
@@ -16,6 +17,7 @@ int cmd_doctor(const struct cmd_options *opts)
 	if (!facts)
 		return status;
 	rules_run(facts, &d);
+	explain_annotate_findings(&d);
 	if (d.root_cause)
 		status = EXIT_NOT_READY;
 	else if (opts->fail_on_warning && d.verdict == VERDICT_DEGRADED)

@@ -74,3 +74,39 @@ void explain_join_doctor(struct explain_report *r, const struct diagnosis *d)
 					    d->root_cause->title);
 	}
 }
+
+/* Findings whose evidence is an error message a program printed. */
+static const char *const message_findings[] = { "torch.import-failed", "torch.gpu-compute-failed" };
+
+static void annotate(struct finding *f, const struct explain_cause *c)
+{
+	char *detail = str_dupf("%s The message reads as %s: %s.", f->detail ? f->detail : "", c->id, c->title);
+
+	free(f->detail);
+	f->detail = detail;
+	for (int i = 0; i < c->nfix && f->nfix < FINDING_MAX_FIX; i++)
+		if (!c->fix[i].command || !findings_fix_has(f, c->fix[i].command))
+			finding_fix(f, c->fix[i].command, "%s", c->fix[i].text);
+}
+
+void explain_annotate_findings(struct diagnosis *d)
+{
+	for (size_t k = 0; k < sizeof(message_findings) / sizeof(message_findings[0]); k++) {
+		struct finding *f = findings_find(&d->findings, message_findings[k]);
+		struct explain_scanner *s;
+		struct explain_report r;
+		struct error err;
+
+		if (!f || f->nevidence == 0 || !(s = explain_open(&err)))
+			continue;
+		/* the last evidence is the message the run printed */
+		explain_feed_text(s, f->evidence[f->nevidence - 1].value, strlen(f->evidence[f->nevidence - 1].value),
+				  "deep probe", &err);
+		if (explain_rank(s, &r) == 0) {
+			if (r.count > 0 && r.causes[0].confidence >= 30 && strcmp(r.causes[0].id, f->id) != 0)
+				annotate(f, &r.causes[0]);
+			explain_report_release(&r);
+		}
+		explain_close(s);
+	}
+}

@@ -7,6 +7,7 @@
 #include "testutil.h"
 
 #include "explain/explain.h"
+#include "explain/join.h"
 #include "explain/scan_internal.h"
 #include "kb/kb.h"
 #include "util/str.h"
@@ -261,6 +262,29 @@ static void test_feed_fd_tee(void **state)
 	tu_rmrf(dir);
 }
 
+/* The doctor's "import torch failed" finding gets explain's reading of the message. */
+static void test_annotate_deep_message(void **state)
+{
+	struct diagnosis d;
+	struct finding *f;
+	int before;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	f = findings_add(&d.findings, "torch.import-failed", SEV_ERROR, STAGE_PYTHON, "import torch failed in %s",
+			 "/venv/bin/python");
+	finding_detail(f, "Running the interpreter to import torch did not work.");
+	finding_evidence(f, "deep probe", "/venv/bin/python", "%s",
+			 "ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory");
+	before = f->nfix;
+	explain_annotate_findings(&d);
+	f = findings_find(&d.findings, "torch.import-failed");
+	/* the catalog reads a missing libcudnn.so.N as cuDNN missing */
+	assert_non_null(strstr(f->detail, "reads as cudnn.missing"));
+	assert_true(f->nfix > before);
+	findings_release(&d.findings);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_traceback_frame),
 		cmocka_unit_test(test_nothing_recognised),
 		cmocka_unit_test(test_feed_fd_tee),
+		cmocka_unit_test(test_annotate_deep_message),
 	};
 
 	return cmocka_run_group_tests_name("explain", tests, NULL, NULL);
