@@ -342,7 +342,7 @@ struct python_env {
 	char version[16];		/* 3.11 */
 	char prefix[FACT_PATH];		/* sys.prefix */
 	enum python_kind kind;
-	char found_by[32];		/* PATH, VIRTUAL_ENV, CONDA_PREFIX, conda envs, pyenv, system */
+	char found_by[96];		/* PATH, VIRTUAL_ENV, CONDA_PREFIX, conda envs, pyenv, system, jupyter kernel NAME */
 	bool on_path;			/* what a plain `python3` runs */
 	char site_dirs[MAX_SITE_DIRS][FACT_PATH];	/* in import order */
 	int nsite;
