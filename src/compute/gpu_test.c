@@ -12,20 +12,13 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "util/clock.h"
 
 #define PATTERN_WORDS (16u << 20)	/* 64 MiB */
 #define COPY_BYTES (64u << 20)
 #define GEMM_N 256
 #define MAX_STABILITY_RUNS 500
-
-static double seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Grid for a grid-stride kernel: enough blocks to fill every SM several times over. */
 static unsigned blocks_for(const struct compute_gpu *g, unsigned long items, unsigned threads)
@@ -159,9 +152,9 @@ static bool check_matmul(struct session *s)
 	    !compute_ok(s, "copying the matrices", s->cu.htod(db, b, bytes)))
 		goto done;
 	g->gemm_n = (int)n;
-	stop = seconds() + (s->run->stability_s > 0 ? s->run->stability_s : 2.0);
+	stop = clock_ms() + 1000 * (s->run->stability_s > 0 ? s->run->stability_s : 2.0);
 	/* at least three runs; then until the time budget is spent */
-	while (g->gemm_runs < 3 || (seconds() < stop && g->gemm_runs < MAX_STABILITY_RUNS)) {
+	while (g->gemm_runs < 3 || (clock_ms() < stop && g->gemm_runs < MAX_STABILITY_RUNS)) {
 		compute_progress(s, "GPU %d: matrix product %d (stability)", g->ordinal, g->gemm_runs + 1);
 		compute_mark(s, "cuMemsetD32_v2");
 		if (s->cu.memset32 && !compute_ok(s, "clearing the product", s->cu.memset32(dc, 0x7fc00000u, (size_t)n * n)))
@@ -203,7 +196,7 @@ done:
 
 bool compute_test_gpu(struct session *s)
 {
-	double start = seconds();
+	double start = clock_ms();
 	bool ok;
 
 	s->gpu->tested = true;
@@ -213,6 +206,6 @@ bool compute_test_gpu(struct session *s)
 		ok = check_copies(s) && ok;
 	if (!s->gpu->failed_step[0])
 		ok = check_matmul(s) && ok;
-	s->gpu->test_ms = (seconds() - start) * 1000;
+	s->gpu->test_ms = clock_ms() - start;
 	return ok;
 }

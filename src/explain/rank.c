@@ -103,24 +103,20 @@ static void add_fixes(struct explain_cause *c, const char *spec)
  * allocator holds. Reserved-but-unallocated memory at least as large as the
  * request is fragmentation; memory the process does not hold is someone else's.
  */
+/* An extracted size in bytes; -1 when the message did not give it. */
+static double size_value(const struct explain_cause *c, const char *name)
+{
+	const char *v = value_of(c->values, c->nvalues, name);
+
+	return v ? explain_parse_size(v) : -1;
+}
+
 static void judge_oom(struct explain_cause *c)
 {
-	double req = -1, total = -1, reserved = -1, allocated = -1, unalloc = -1, free_b = -1;
-	const char *v;
+	double req = size_value(c, "requested"), total = size_value(c, "total"), reserved = size_value(c, "reserved");
+	double allocated = size_value(c, "allocated"), unalloc = size_value(c, "unallocated"), free_b = size_value(c, "free");
 	char verdict[400] = "";
 
-	if ((v = value_of(c->values, c->nvalues, "requested")))
-		req = explain_parse_size(v);
-	if ((v = value_of(c->values, c->nvalues, "total")))
-		total = explain_parse_size(v);
-	if ((v = value_of(c->values, c->nvalues, "reserved")))
-		reserved = explain_parse_size(v);
-	if ((v = value_of(c->values, c->nvalues, "allocated")))
-		allocated = explain_parse_size(v);
-	if ((v = value_of(c->values, c->nvalues, "unallocated")))
-		unalloc = explain_parse_size(v);
-	if ((v = value_of(c->values, c->nvalues, "free")))
-		free_b = explain_parse_size(v);
 	if (unalloc < 0 && reserved >= 0 && allocated >= 0)
 		unalloc = reserved - allocated;
 	if (req <= 0)

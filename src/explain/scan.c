@@ -296,6 +296,8 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
 	unsigned long number;
 	struct explain_hit *h;
 	char key[sizeof(s->hits[0].key)] = "";
+	struct explain_value values[EXPLAIN_MAX_VALUES];
+	int nvalues = -1;	/* not read yet */
 	size_t row = id;
 
 	(void)from;
@@ -325,20 +327,22 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
 	s->last_row_line[row % LAST_ROW_SLOTS].row = row + 1;
 	s->last_row_line[row % LAST_ROW_SLOTS].line = number;
 	s->last_row_line[row % LAST_ROW_SLOTS].input = s->ninputs;
+	/* a keyed row's values are read on every match (they pick the hit); others' on their first */
 	if (catalog_keyed(row)) {
-		struct explain_value v[EXPLAIN_MAX_VALUES];
-		int n = extract(s, row, window, end, match_end, v, EXPLAIN_MAX_VALUES);
-
-		for (int i = 0; i < n; i++)
-			if (strcmp(v[i].name, catalog_key_name(row)) == 0)
-				str_copy(key, sizeof(key), v[i].value);
+		nvalues = extract(s, row, window, end, match_end, values, EXPLAIN_MAX_VALUES);
+		for (int i = 0; i < nvalues; i++)
+			if (strcmp(values[i].name, catalog_key_name(row)) == 0)
+				str_copy(key, sizeof(key), values[i].value);
 	}
 	if (!(h = hit_for(s, row, key)))
 		return 0;
 	if (h->count == 0) {
 		h->first_input = s->ninputs - 1;
 		h->first = number;
-		h->nvalues = extract(s, row, window, end, match_end, h->values, EXPLAIN_MAX_VALUES);
+		if (nvalues < 0)
+			nvalues = extract(s, row, window, end, match_end, values, EXPLAIN_MAX_VALUES);
+		memcpy(h->values, values, (size_t)nvalues * sizeof(values[0]));
+		h->nvalues = nvalues;
 		if (s->frame[0] && s->frame_input == s->ninputs - 1 && number >= s->frame_line &&
 		    number - s->frame_line < 200)
 			str_copy(h->where, sizeof(h->where), s->frame);

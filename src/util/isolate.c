@@ -12,16 +12,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
-}
+#include "util/clock.h"
 
 void isolate_mark(char *field, size_t size, const char *call)
 {
@@ -39,7 +32,7 @@ static bool wait_done(int fd, double deadline_ms, const void *shared, void (*tic
 {
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		double left = deadline_ms - now_ms();
+		double left = deadline_ms - clock_ms();
 		int r, wait;
 
 		if (left <= 0)
@@ -86,7 +79,7 @@ int isolate_run(void *state, size_t size, void (*work)(void *shared, void *arg),
 	}
 	memcpy(shared, state, size);
 	fflush(NULL);
-	start = now_ms();
+	start = clock_ms();
 	pid = fork();
 	if (pid < 0) {
 		error_errno(err, errno, "cannot start the helper");
@@ -108,7 +101,7 @@ int isolate_run(void *state, size_t size, void (*work)(void *shared, void *arg),
 		out->hung = kill(pid, SIGKILL) == 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	out->elapsed_ms = now_ms() - start;
+	out->elapsed_ms = clock_ms() - start;
 	if (WIFSIGNALED(status) && !(out->hung && WTERMSIG(status) == SIGKILL)) {
 		out->crashed = true;
 		out->signal = WTERMSIG(status);

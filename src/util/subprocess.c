@@ -8,16 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
-}
+#include "util/clock.h"
 
 static void child(char *const argv[], char *const envp[], int out, int errfd)
 {
@@ -60,7 +53,7 @@ int subprocess_run(char *const argv[], char *const envp[], double timeout_s, siz
 		   struct subprocess_result *res, struct error *err)
 {
 	int out[2], errp[2], status = 0;
-	double start = now_ms(), deadline = start + timeout_s * 1000.0;
+	double start = clock_ms(), deadline = start + timeout_s * 1000.0;
 	bool open_out = true, open_err = true;
 	pid_t pid;
 
@@ -91,7 +84,7 @@ int subprocess_run(char *const argv[], char *const envp[], double timeout_s, siz
 	while (open_out || open_err) {
 		struct pollfd p[2] = { { .fd = open_out ? out[0] : -1, .events = POLLIN },
 				       { .fd = open_err ? errp[0] : -1, .events = POLLIN } };
-		double left = deadline - now_ms();
+		double left = deadline - clock_ms();
 		int r;
 
 		if (left <= 0) {
@@ -116,7 +109,7 @@ int subprocess_run(char *const argv[], char *const envp[], double timeout_s, siz
 		;
 	close(out[0]);
 	close(errp[0]);
-	res->elapsed_ms = now_ms() - start;
+	res->elapsed_ms = clock_ms() - start;
 	if (WIFEXITED(status)) {
 		res->exit_code = WEXITSTATUS(status);
 	} else {
