@@ -97,10 +97,8 @@ static void standin_access(const struct rootfs *fs, const struct user_facts *u, 
 static void read_live(const struct rootfs *fs, struct devnode *node)
 {
 	struct stat st;
-	char host[FACT_PATH * 2];
 
-	if (rootfs_stat(fs, node->path, &st) < 0 ||
-	    rootfs_host_path(fs, node->path, true, host, sizeof(host), NULL) < 0)
+	if (rootfs_stat(fs, node->path, &st) < 0)
 		return;
 	node->is_char_device = S_ISCHR(st.st_mode);
 	node->mode = st.st_mode & 0777;
@@ -111,8 +109,8 @@ static void read_live(const struct rootfs *fs, struct devnode *node)
 		snprintf(node->group, sizeof(node->group), "%u", (unsigned)st.st_gid);
 	node->major = node->is_char_device ? (int)major(st.st_rdev) : -1;
 	node->minor = node->is_char_device ? (int)minor(st.st_rdev) : -1;
-	node->can_read = access(host, R_OK) == 0;
-	node->can_write = access(host, W_OK) == 0;
+	node->can_read = rootfs_access(fs, node->path, R_OK) == 0;
+	node->can_write = rootfs_access(fs, node->path, W_OK) == 0;
 }
 
 static void add_node(struct facts *f, const struct probe_ctx *ctx, const char *path)

@@ -242,27 +242,19 @@ static int parse_header(struct elf_file *ef, struct error *err)
 
 int elf_open(struct elf_file *ef, const struct rootfs *fs, const char *path, struct error *err)
 {
-	char host[ROOTFS_PATH_MAX * 2];
 	struct stat st;
 
 	memset(ef, 0, sizeof(*ef));
-	ef->fd = -1;
 	ef->path = path;
 	/* Resolve once inside the root, then keep one descriptor for all reads. */
-	if (rootfs_host_path(fs, path, true, host, sizeof(host), err) < 0)
-		return -1;
-	ef->fd = open(host, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	ef->fd = rootfs_open(fs, path, err);
 	if (ef->fd < 0)
-		return error_errno(err, errno, "cannot open '%s'", path);
+		return -1;
 	if (fstat(ef->fd, &st) != 0) {
 		int e = errno;
 
 		elf_close(ef);
 		return error_errno(err, e, "cannot stat '%s'", path);
-	}
-	if (!S_ISREG(st.st_mode)) {
-		elf_close(ef);
-		return error_set(err, "'%s' is not a regular file", path);
 	}
 	ef->size = (uint64_t)st.st_size;
 	if (parse_header(ef, err) < 0) {

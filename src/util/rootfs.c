@@ -1,8 +1,10 @@
+/* O_PATH, and readlinkat on an O_PATH descriptor, are Linux. */
+#define _GNU_SOURCE
+
 #include "util/rootfs.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,6 +13,8 @@
 
 /* Linux's own limit on links followed while resolving one path. */
 #define MAX_LINK_HOPS 40
+/* Directory levels below the root one walk may hold open. */
+#define MAX_DEPTH 128
 
 int rootfs_init(struct rootfs *fs, const char *dir, struct error *err)
 {
@@ -18,22 +22,76 @@ int rootfs_init(struct rootfs *fs, const char *dir, struct error *err)
 	size_t len;
 
 	memset(fs, 0, sizeof(*fs));
-	if (!dir || !*dir || strcmp(dir, "/") == 0) {
-		fs->live = true;
-		return 0;
-	}
+	fs->dirfd = -1;
+	if (!dir || !*dir || strcmp(dir, "/") == 0)
+		goto live;
 	if (stat(dir, &st) != 0)
-		return error_errno(err, errno, "cannot use root '%s'", dir);
+		return error_errno(err, errno, "cannot use root '%.200s'", dir);
 	if (!S_ISDIR(st.st_mode))
-		return error_set(err, "root '%s' is not a directory", dir);
+		return error_set(err, "root '%.200s' is not a directory", dir);
+	/* fs->dir is PATH_MAX long, which is what realpath may write. */
 	if (!realpath(dir, fs->dir))
-		return error_errno(err, errno, "cannot resolve root '%s'", dir);
+		return error_errno(err, errno, "cannot resolve root '%.200s'", dir);
 	len = strlen(fs->dir);
 	while (len > 1 && fs->dir[len - 1] == '/')
 		fs->dir[--len] = '\0';
 	if (strcmp(fs->dir, "/") == 0)
-		fs->live = true;
+		goto live;
+	fs->dirfd = open(fs->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fs->dirfd < 0)
+		return error_errno(err, errno, "cannot open root '%.200s'", dir);
 	return 0;
+live:
+	fs->live = true;
+	fs->dir[0] = '\0';
+	fs->dirfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fs->dirfd < 0)
+		return error_errno(err, errno, "cannot open '/'");
+	return 0;
+}
+
+void rootfs_release(struct rootfs *fs)
+{
+	if (fs->dirfd >= 0)
+		close(fs->dirfd);
+	fs->dirfd = -1;
+}
+
+static bool refused(int e)
+{
+	return e == EACCES || e == EPERM;
+}
+
+/* Log a refusal of path (a machine path) and return -1 with errno kept. */
+static int note_refusal(const struct rootfs *fs, const char *path, int e)
+{
+	struct rootfs_denials *d = fs->denied;
+
+	if (d && refused(e)) {
+		bool seen = false;
+
+		for (unsigned i = 0; i < d->count && i < ROOTFS_DENIED_KEPT; i++)
+			seen |= strcmp(d->paths[i], path) == 0;
+		if (!seen) {
+			if (d->count < ROOTFS_DENIED_KEPT)
+				str_copy(d->paths[d->count], sizeof(d->paths[0]), path);
+			d->count++;
+		}
+	}
+	errno = e;
+	return -1;
+}
+
+unsigned rootfs_denied_count(const struct rootfs *fs)
+{
+	return fs->denied ? fs->denied->count : 0;
+}
+
+const char *rootfs_denied_path(const struct rootfs *fs, unsigned i)
+{
+	if (!fs->denied || i >= fs->denied->count || i >= ROOTFS_DENIED_KEPT)
+		return "";
+	return fs->denied->paths[i];
 }
 
 /* Drop the last component of an absolute normalised path, keeping "/". */
@@ -48,26 +106,68 @@ static void pop_component(char *cur)
 }
 
 /*
- * The resolver keeps two strings: cur, the resolved prefix (absolute,
- * normalised, link-free), and todo, what is left to walk. A link's target
- * is spliced in front of todo, which is how relative and absolute targets
- * both end up re-rooted.
+ * One walk down from the root. fds[0] is the root (borrowed); fds[1..depth]
+ * are O_PATH descriptors of the directories of cur, the resolved machine
+ * path so far, which is absolute, normalised and free of links.
  */
-int rootfs_resolve(const struct rootfs *fs, const char *path, bool follow_last,
-		   char *out, size_t outsz, struct error *err)
-{
-	char cur[ROOTFS_PATH_MAX] = "/";
-	char todo[ROOTFS_PATH_MAX * 2];
-	int hops = 0;
+struct walk {
+	int fds[MAX_DEPTH + 1];
+	int depth;
+	char cur[ROOTFS_PATH_MAX];
+};
 
+/* cur + "/" + comp, cur being absolute and normalised. */
+static int append_component(char *cur, size_t cursz, const char *comp)
+{
+	size_t n = strlen(cur);
+
+	return str_printf(cur + n, cursz - n, "%s%s", n > 1 ? "/" : "", comp);
+}
+
+static void walk_pop(struct walk *w)
+{
+	if (w->depth > 0)
+		close(w->fds[w->depth--]);
+	pop_component(w->cur);
+}
+
+static void walk_release(struct walk *w)
+{
+	while (w->depth > 0)
+		close(w->fds[w->depth--]);
+}
+
+/*
+ * Resolve path in the root. Each component is opened with openat(O_PATH |
+ * O_NOFOLLOW) from its parent's descriptor; a link is read from its own
+ * descriptor and its target spliced in front of what is left (an absolute
+ * target restarts at the root, ".." stops there). The path is never handed
+ * to the kernel as a whole, so a link swapped in mid-walk is read and
+ * re-rooted like any other.
+ *
+ * On success returns an O_PATH descriptor of the final object (the link
+ * itself when follow_last is false) that the caller closes, with w->cur its
+ * machine path. With keep_missing, a component that does not exist ends the
+ * walk with success, -2 instead of a descriptor, and the missing tail
+ * appended to w->cur. Otherwise -1 with errno set.
+ */
+static int walk_path(const struct rootfs *fs, struct walk *w, const char *path, bool follow_last, bool keep_missing)
+{
+	char todo[ROOTFS_PATH_MAX * 2];
+	int hops = 0, virtual = 0, e;
+
+	w->fds[0] = fs->dirfd;
+	w->depth = 0;
+	str_copy(w->cur, sizeof(w->cur), "/");
 	if (str_copy(todo, sizeof(todo), path) < 0)
-		return error_set(err, "path too long: '%.64s...'", path);
+		return errno = ENAMETOOLONG, -1;
 	for (;;) {
-		char comp[NAME_MAX + 1], next[ROOTFS_PATH_MAX], host[ROOTFS_PATH_MAX * 2];
+		char comp[NAME_MAX + 1];
 		char *p = todo, *end;
 		size_t clen;
 		struct stat st;
 		bool last;
+		int fd;
 
 		while (*p == '/')
 			p++;
@@ -75,48 +175,138 @@ int rootfs_resolve(const struct rootfs *fs, const char *path, bool follow_last,
 			break;
 		end = strchr(p, '/');
 		clen = end ? (size_t)(end - p) : strlen(p);
-		if (clen > NAME_MAX)
-			return error_set(err, "path component too long in '%.64s'", path);
+		if (clen > NAME_MAX) {
+			e = ENAMETOOLONG;
+			goto fail;
+		}
 		memcpy(comp, p, clen);
 		comp[clen] = '\0';
 		memmove(todo, p + clen, strlen(p + clen) + 1);
 		last = todo[strspn(todo, "/")] == '\0';
-
 		if (strcmp(comp, ".") == 0)
 			continue;
+		if (strcmp(comp, "..") == 0 && virtual > 0) {
+			pop_component(w->cur);
+			virtual--;
+			continue;
+		}
 		if (strcmp(comp, "..") == 0) {
-			pop_component(cur);
+			walk_pop(w);
 			continue;
 		}
-		if (path_join(next, sizeof(next), cur, comp) < 0)
-			return error_set(err, "path too long: '%.64s...'", path);
-		if (fs->live)
-			str_copy(host, sizeof(host), next);
-		else
-			str_printf(host, sizeof(host), "%s%s", fs->dir, next);
-		if ((last && !follow_last) || lstat(host, &st) != 0 || !S_ISLNK(st.st_mode)) {
-			/* Not a link, or missing: keep the name and walk on. */
-			str_copy(cur, sizeof(cur), next);
+		if (virtual > 0) {
+			if (append_component(w->cur, sizeof(w->cur), comp) < 0) {
+				e = ENAMETOOLONG;
+				goto fail;
+			}
+			virtual++;
 			continue;
 		}
-		{
+		fd = openat(w->fds[w->depth], comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			e = errno;
+			if (refused(e)) {
+				char where[ROOTFS_PATH_MAX];
+
+				path_join(where, sizeof(where), w->cur, comp);
+				note_refusal(fs, where, e);
+			}
+			if (keep_missing && (e == ENOENT || e == ENOTDIR || refused(e))) {
+				/* the rest is walked as text only, until ".." climbs back */
+				if (append_component(w->cur, sizeof(w->cur), comp) < 0) {
+					e = ENAMETOOLONG;
+					goto fail;
+				}
+				virtual++;
+				continue;
+			}
+			goto fail;
+		}
+		if (fstat(fd, &st) != 0) {
+			e = errno;
+			close(fd);
+			goto fail;
+		}
+		if (S_ISLNK(st.st_mode) && (!last || follow_last)) {
 			char target[ROOTFS_PATH_MAX], rest[ROOTFS_PATH_MAX * 2];
 			ssize_t n;
 
-			if (++hops > MAX_LINK_HOPS)
-				return error_errno(err, ELOOP, "cannot resolve '%s'", path);
-			n = readlink(host, target, sizeof(target) - 1);
+			n = ++hops > MAX_LINK_HOPS ? (errno = ELOOP, -1) : readlinkat(fd, "", target, sizeof(target) - 1);
+			e = errno;
+			close(fd);
 			if (n < 0)
-				return error_errno(err, errno, "cannot read link '%s'", next);
+				goto fail;
 			target[n] = '\0';
 			str_copy(rest, sizeof(rest), todo);
-			if (str_printf(todo, sizeof(todo), "%s/%s", target, rest) < 0)
-				return error_set(err, "path too long resolving '%.64s'", path);
+			if (str_printf(todo, sizeof(todo), "%s/%s", target, rest) < 0) {
+				e = ENAMETOOLONG;
+				goto fail;
+			}
 			if (target[0] == '/')
-				str_copy(cur, sizeof(cur), "/");
+				while (w->depth > 0 || strcmp(w->cur, "/") != 0)
+					walk_pop(w);
+			continue;
 		}
+		if (w->depth == MAX_DEPTH) {
+			close(fd);
+			e = ENAMETOOLONG;
+			goto fail;
+		}
+		if (append_component(w->cur, sizeof(w->cur), comp) < 0) {
+			close(fd);
+			e = ENAMETOOLONG;
+			goto fail;
+		}
+		w->fds[++w->depth] = fd;
 	}
-	if (str_copy(out, outsz, cur) < 0)
+	if (virtual > 0) {
+		walk_release(w);
+		return -2;
+	}
+	if (w->depth == 0)
+		return fcntl(fs->dirfd, F_DUPFD_CLOEXEC, 0);
+	{
+		int fd = w->fds[w->depth--];
+
+		walk_release(w);
+		return fd;
+	}
+fail:
+	walk_release(w);
+	errno = e;
+	return -1;
+}
+
+/* An O_PATH descriptor of a machine path, or -1 with errno. */
+static int open_path(const struct rootfs *fs, const char *path, bool follow_last)
+{
+	struct walk w;
+	int fd;
+
+	if (fs->live) {
+		/* The kernel resolves links itself on the live machine. */
+		fd = open(path, O_PATH | O_CLOEXEC | (follow_last ? 0 : O_NOFOLLOW));
+		return fd < 0 ? note_refusal(fs, path, errno) : fd;
+	}
+	return walk_path(fs, &w, path, follow_last, false);
+}
+
+int rootfs_resolve(const struct rootfs *fs, const char *path, bool follow_last,
+		   char *out, size_t outsz, struct error *err)
+{
+	struct walk w;
+	int fd = walk_path(fs, &w, path, follow_last, true);
+
+	if (fd == -1) {
+		if (errno == ELOOP)
+			return error_errno(err, ELOOP, "cannot resolve '%.64s'", path);
+		if (errno == ENAMETOOLONG)
+			return error_set(err, "path too long: '%.64s...'", path);
+		return error_errno(err, errno, "cannot resolve '%.64s'", path);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (str_copy(out, outsz, w.cur) < 0)
 		return error_set(err, "path too long: '%.64s...'", path);
 	return 0;
 }
@@ -139,22 +329,27 @@ int rootfs_host_path(const struct rootfs *fs, const char *path, bool follow_last
 	return 0;
 }
 
+static int stat_path(const struct rootfs *fs, const char *path, bool follow_last, struct stat *st)
+{
+	int fd = open_path(fs, path, follow_last), r, e;
+
+	if (fd < 0)
+		return -1;
+	r = fstat(fd, st);
+	e = errno;
+	close(fd);
+	errno = e;
+	return r;
+}
+
 int rootfs_stat(const struct rootfs *fs, const char *path, struct stat *st)
 {
-	char host[ROOTFS_PATH_MAX * 2];
-
-	if (rootfs_host_path(fs, path, true, host, sizeof(host), NULL) < 0)
-		return -1;
-	return stat(host, st);
+	return stat_path(fs, path, true, st);
 }
 
 int rootfs_lstat(const struct rootfs *fs, const char *path, struct stat *st)
 {
-	char host[ROOTFS_PATH_MAX * 2];
-
-	if (rootfs_host_path(fs, path, false, host, sizeof(host), NULL) < 0)
-		return -1;
-	return lstat(host, st);
+	return stat_path(fs, path, false, st);
 }
 
 bool rootfs_exists(const struct rootfs *fs, const char *path)
@@ -171,33 +366,81 @@ bool rootfs_is_dir(const struct rootfs *fs, const char *path)
 	return rootfs_stat(fs, path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* /proc/self/fd/N names the object an O_PATH descriptor holds, without a path walk. */
+static void fd_link(int fd, char *out, size_t outsz)
+{
+	snprintf(out, outsz, "/proc/self/fd/%d", fd);
+}
+
+int rootfs_access(const struct rootfs *fs, const char *path, int mode)
+{
+	char link[64];
+	int fd = open_path(fs, path, true), r, e;
+
+	if (fd < 0)
+		return -1;
+	fd_link(fd, link, sizeof(link));
+	r = access(link, mode);
+	e = errno;
+	close(fd);
+	errno = e;
+	return r;
+}
+
 int rootfs_readlink(const struct rootfs *fs, const char *path, char *out, size_t outsz)
 {
-	char host[ROOTFS_PATH_MAX * 2];
+	int fd;
 	ssize_t n;
 
-	if (outsz == 0 || rootfs_host_path(fs, path, false, host, sizeof(host), NULL) < 0)
+	if (outsz == 0 || (fd = open_path(fs, path, false)) < 0)
 		return -1;
-	n = readlink(host, out, outsz - 1);
+	n = readlinkat(fd, "", out, outsz - 1);
+	close(fd);
 	if (n < 0)
 		return -1;
 	out[n] = '\0';
 	return 0;
 }
 
+int rootfs_open(const struct rootfs *fs, const char *path, struct error *err)
+{
+	char link[64];
+	struct stat st;
+	int pfd = open_path(fs, path, true), fd, e;
+
+	if (pfd < 0)
+		return error_errno(err, errno, "cannot open '%s'", path);
+	if (fstat(pfd, &st) != 0) {
+		e = errno;
+		close(pfd);
+		return error_errno(err, e, "cannot stat '%s'", path);
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(pfd);
+		return error_errno(err, S_ISDIR(st.st_mode) ? EISDIR : EINVAL, "'%s' is not a regular file", path);
+	}
+	/* Reopen the very inode the walk found; it was checked to be a regular file. */
+	fd_link(pfd, link, sizeof(link));
+	fd = open(link, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	e = errno;
+	close(pfd);
+	if (fd < 0) {
+		note_refusal(fs, path, e);
+		return error_errno(err, e, "cannot open '%s'", path);
+	}
+	return fd;
+}
+
 int rootfs_read(const struct rootfs *fs, const char *path, size_t max,
 		char **out, size_t *len, bool *truncated, struct error *err)
 {
-	char host[ROOTFS_PATH_MAX * 2];
 	size_t cap = 4096, used = 0;
 	char *buf;
 	int fd;
 
-	if (rootfs_host_path(fs, path, true, host, sizeof(host), err) < 0)
-		return -1;
-	fd = open(host, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	fd = rootfs_open(fs, path, err);
 	if (fd < 0)
-		return error_errno(err, errno, "cannot open '%s'", path);
+		return -1;
 	if (cap > max + 1)
 		cap = max + 1;
 	buf = malloc(cap);
@@ -232,6 +475,7 @@ int rootfs_read(const struct rootfs *fs, const char *path, size_t max,
 
 			free(buf);
 			close(fd);
+			note_refusal(fs, path, e);
 			return error_errno(err, e, "cannot read '%s'", path);
 		}
 		if (n == 0)
@@ -274,14 +518,10 @@ int rootfs_read_line(const struct rootfs *fs, const char *path, char *buf, size_
 
 long rootfs_pread(const struct rootfs *fs, const char *path, void *buf, size_t size, long off)
 {
-	char host[ROOTFS_PATH_MAX * 2];
 	ssize_t n;
 	int fd;
 
-	if (rootfs_host_path(fs, path, true, host, sizeof(host), NULL) < 0)
-		return -1;
-	fd = open(host, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
+	if (off < 0 || (fd = rootfs_open(fs, path, NULL)) < 0)
 		return -1;
 	n = pread(fd, buf, size, off);
 	close(fd);
@@ -290,22 +530,33 @@ long rootfs_pread(const struct rootfs *fs, const char *path, void *buf, size_t s
 
 FILE *rootfs_fopen(const struct rootfs *fs, const char *path)
 {
-	char host[ROOTFS_PATH_MAX * 2];
-	struct stat st;
+	int fd = rootfs_open(fs, path, NULL);
+	FILE *fp;
 
-	if (rootfs_host_path(fs, path, true, host, sizeof(host), NULL) < 0)
+	if (fd < 0)
 		return NULL;
-	/* Refuse FIFOs and devices: reading one could block forever. */
-	if (stat(host, &st) != 0 || !S_ISREG(st.st_mode))
-		return NULL;
-	return fopen(host, "re");
+	fp = fdopen(fd, "r");
+	if (!fp)
+		close(fd);
+	return fp;
 }
 
 DIR *rootfs_opendir(const struct rootfs *fs, const char *path)
 {
-	char host[ROOTFS_PATH_MAX * 2];
+	int pfd = open_path(fs, path, true), fd, e;
+	DIR *d;
 
-	if (rootfs_host_path(fs, path, true, host, sizeof(host), NULL) < 0)
+	if (pfd < 0)
 		return NULL;
-	return opendir(host);
+	fd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	e = errno;
+	close(pfd);
+	if (fd < 0) {
+		note_refusal(fs, path, e);
+		return NULL;
+	}
+	d = fdopendir(fd);
+	if (!d)
+		close(fd);
+	return d;
 }

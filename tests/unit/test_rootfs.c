@@ -382,9 +382,11 @@ static void test_read_fifo_does_not_hang(void **state)
 	tu_path(p, fx->dir, "data/fifo");
 	assert_int_equal(mkfifo(p, 0600), 0);
 	assert_null(rootfs_fopen(&fx->fs, "/data/fifo"));
-	assert_int_equal(rootfs_read(&fx->fs, "/data/fifo", 100, &text, &len, NULL, &err), 0);
-	assert_int_equal(len, 0);
-	free(text);
+	/* not a regular file: refused without being opened */
+	assert_int_equal(rootfs_read(&fx->fs, "/data/fifo", 100, &text, &len, NULL, &err), -1);
+	assert_int_equal(err.code, EINVAL);
+	assert_null(text);
+	assert_int_equal(len, 99);
 }
 
 static void test_read_line_and_pread(void **state)
