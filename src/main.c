@@ -68,14 +68,16 @@ static const struct command commands[] = {
 
 static const char global_help[] =
 	"options:\n"
-	"  --root DIR            read the machine's files under DIR instead of / (runs no program;\n"
-	"                        driver libraries found there are called in a helper unless --static)\n"
+	"  --root DIR            read the machine's files under DIR instead of / (runs nothing\n"
+	"                        from it: see --load-root-libraries)\n"
 	"  --format FORMAT       text (default), json or markdown\n"
 	"  --json                short for --format json\n"
 	"  --color WHEN          auto (default: only on a terminal, honours NO_COLOR), always, never\n"
 	"  --fail-on LEVEL       error (default) or warning: which findings make the exit status 1\n"
 	"  --timeout SECONDS     deadline for calls into the NVIDIA driver (default 10, or $GPUDOCTOR_TIMEOUT)\n"
 	"  --static              read files only; never load or call the driver (nor Python)\n"
+	"  --load-root-libraries under --root, load and call the image's driver libraries; this\n"
+	"                        runs the image's code as you: only for an image you trust\n"
 	"  --python PATH         the Python interpreter to diagnose (default: python3 on PATH)\n"
 	"  --deep                import torch in that interpreter to confirm (default: only\n"
 	"                        with a CUDA torch and a working GPU)\n"
@@ -103,7 +105,7 @@ static const struct command *find_command(const char *name)
 
 enum {
 	OPT_ROOT = 256, OPT_FORMAT, OPT_JSON, OPT_COLOR, OPT_FAIL_ON, OPT_VERSION, OPT_DRIVER, OPT_GPU, OPT_PYTHON,
-	OPT_TIMEOUT, OPT_STATIC, OPT_PYTHON_EXE, OPT_DEEP, OPT_FAST, OPT_TEE, OPT_WITH_DOCTOR, OPT_SEEDS_COMPAT, OPT_DURATION,
+	OPT_TIMEOUT, OPT_STATIC, OPT_PYTHON_EXE, OPT_DEEP, OPT_FAST, OPT_TEE, OPT_WITH_DOCTOR, OPT_SEEDS_COMPAT, OPT_DURATION, OPT_LOAD_ROOT_LIBS,
 };
 
 /* Seconds, 0.1 to 3600; "2" or "2.5". Locale-free. */
@@ -166,6 +168,7 @@ static int parse_options(int argc, char **argv, struct cmd_options *o, bool *ver
 		{ "with-doctor", no_argument, NULL, OPT_WITH_DOCTOR },
 		{ "seeds-compat", no_argument, NULL, OPT_SEEDS_COMPAT },
 		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "load-root-libraries", no_argument, NULL, OPT_LOAD_ROOT_LIBS },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -255,6 +258,9 @@ static int parse_options(int argc, char **argv, struct cmd_options *o, bool *ver
 		case OPT_TIMEOUT:
 			if (parse_seconds(optarg, &o->timeout_s) < 0)
 				return fprintf(stderr, "gpudoctor: --timeout wants seconds from 0.1 to 3600, not '%s'\n", optarg), -1;
+			break;
+		case OPT_LOAD_ROOT_LIBS:
+			o->load_root_libraries = true;
 			break;
 		case OPT_STATIC:
 			o->static_only = true;

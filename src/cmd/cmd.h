@@ -25,6 +25,7 @@ struct cmd_options {
 	bool fail_on_warning;
 	double timeout_s;		/* --timeout for driver calls, 0 = default */
 	bool static_only;		/* --static: never call the driver */
+	bool load_root_libraries;	/* --load-root-libraries: trust the --root image's driver libraries */
 	const char *python;		/* --python PATH */
 	bool deep, fast;		/* --deep, --fast: the torch import probe */
 	bool tee, with_doctor;		/* explain's --tee and --with-doctor */

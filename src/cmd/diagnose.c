@@ -18,6 +18,7 @@ struct facts *diagnose_collect(const struct cmd_options *opts, int *status)
 	ctx.envp = opts->envp;
 	ctx.timeout_s = opts->timeout_s;
 	ctx.static_only = opts->static_only;
+	ctx.load_root_libs = opts->load_root_libraries;
 	ctx.python = opts->python;
 	ctx.deep = opts->deep;
 	ctx.fast = opts->fast;

@@ -92,6 +92,13 @@ static int run_compute(const struct cmd_options *opts, bool bench)
 		facts_free(before);
 		return cmd_finish_output(EXIT_NOT_READY);
 	}
+	if (opts->root && !opts->load_root_libraries) {
+		fprintf(stderr, "gpudoctor %s: computing under --root runs the image's driver libraries; "
+			"--load-root-libraries says you trust them\n", cmd);
+		diagnosis_release(&d);
+		facts_free(before);
+		return EXIT_USAGE;
+	}
 	memset(&run, 0, sizeof(run));
 	driver_file(opts, before, run.libcuda, sizeof(run.libcuda));
 	run.bench = bench;

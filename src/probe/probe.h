@@ -20,6 +20,7 @@ struct probe_ctx {
 	struct loader *loader;	/* built by probe_all after the environment probe */
 	double timeout_s;	/* deadline for driver calls; 0 = the default (10 s) */
 	bool static_only;	/* read files only, never call the driver */
+	bool load_root_libs;	/* under --root, load and call the image's driver libraries */
 	const char *python;	/* --python: the interpreter to diagnose, NULL for the one on PATH */
 	bool deep;		/* --deep: import torch in it even without a usable GPU */
 	bool fast;		/* --fast: never run the interpreter */

@@ -88,6 +88,12 @@ void probe_runtime(struct facts *f, const struct probe_ctx *ctx)
 									       : "no driver library to call");
 		return;
 	}
+	/* Loading a library runs its code: an image's own libraries only when asked to trust it. */
+	if (!ctx->fs.live && !ctx->load_root_libs) {
+		fact_status_set(&rt->status, FACT_ABSENT, "not called: the driver libraries under --root are not "
+			       "loaded (--load-root-libraries trusts the image and calls them)");
+		return;
+	}
 	if (isolate_run(rt, sizeof(*rt), run_child, &libs, rt->timeout_s, NULL, 0, &how, &err) < 0) {
 		fact_status_set(&rt->status, FACT_ERROR, "cannot start the driver helper: %s", err.msg);
 		return;
