@@ -1,10 +1,20 @@
 /*
  * torch_deep.c - the deep probe: run the diagnosed interpreter, import
- * torch and ask it what it sees. Bounded by a deadline, no shell, the
- * user's environment as it is. Never under --root (nothing may run there),
- * never with --fast or --static.
+ * torch and ask it what it sees. Bounded by a deadline, no shell. Never
+ * under --root (nothing may run there), never with --fast or --static.
+ *
+ * It must see what the user's own `import torch` sees, yet run nothing
+ * else and change nothing. So the interpreter keeps the environment
+ * variables that decide which torch is imported and how it finds CUDA
+ * (PYTHONPATH and the user site stay: they are how many people install
+ * torch) and loses the rest; it runs from "/" with -B (no __pycache__
+ * written into the diagnosed environment), and the probe's first statement
+ * drops the current-directory entry Python puts first on sys.path for -c
+ * (what -P does, on any Python 3), so no json.py or torch/ lying where
+ * gpudoctor was started is imported.
  */
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "probe/probe_internal.h"
@@ -15,6 +25,9 @@
 
 /* Reports as one JSON line on stdout; warnings torch raises are caught, not printed. */
 static const char deep_script[] =
+	"import sys\n"
+	"if sys.path and sys.path[0] in ('', '.'):\n"
+	"    del sys.path[0]\n"
 	"import json, warnings\n"
 	"r = {}\n"
 	"caught = []\n"
@@ -104,6 +117,44 @@ static void parse_report(struct torch_deep *d, const char *out)
 	json_decref(j);
 }
 
+/* The variables that change what `import torch` loads or what it sees of the GPUs. */
+static bool keep_variable(const char *entry)
+{
+	static const char *const names[] = {
+		"PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR",
+		"LD_LIBRARY_PATH", "LD_PRELOAD", "PYTHONPATH", "PYTHONHOME", "PYTHONNOUSERSITE", "PYTHONUSERBASE",
+		"PYTHONSAFEPATH", "VIRTUAL_ENV", "CONDA_PREFIX", "CONDA_DEFAULT_ENV", "XDG_CACHE_HOME",
+	};
+	static const char *const prefixes[] = { "LC_", "CUDA_", "NVIDIA_", "TORCH_", "PYTORCH_", "HIP_", "ROCR_", "HSA_" };
+	size_t len = strcspn(entry, "=");
+
+	if (!entry[len])
+		return false;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == len && strncmp(entry, names[i], len) == 0)
+			return true;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (str_starts_with(entry, prefixes[i]))
+			return true;
+	return false;
+}
+
+/* The environment the probe runs with: envp filtered by keep_variable (pointers borrowed). */
+static char **probe_environment(char *const *envp)
+{
+	size_t n = 0, k = 0;
+	char **out;
+
+	while (envp && envp[n])
+		n++;
+	if (!(out = calloc(n + 1, sizeof(*out))))
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (keep_variable(envp[i]))
+			out[k++] = envp[i];
+	return out;
+}
+
 static bool worth_running(const struct facts *f, const struct probe_ctx *ctx, const struct torch_install *t)
 {
 	if (ctx->deep)
@@ -119,7 +170,7 @@ void probe_torch_deep(struct facts *f, const struct probe_ctx *ctx)
 	const struct python_env *py;
 	struct subprocess_result res;
 	struct error err;
-	char exe[FACT_PATH], *argv[4];
+	char exe[FACT_PATH], *argv[5], **env;
 	double timeout = ctx->timeout_s > 0 ? ctx->timeout_s * 3 : 30;
 
 	d->available = -1;
@@ -130,16 +181,27 @@ void probe_torch_deep(struct facts *f, const struct probe_ctx *ctx)
 		return;
 	str_copy(exe, sizeof(exe), py->exe);
 	argv[0] = exe;
-	argv[1] = "-c";
-	argv[2] = (char *)deep_script;
-	argv[3] = NULL;
-	d->ran = true;
-	if (subprocess_run(argv, ctx->envp, timeout, DEEP_OUTPUT_MAX, &res, &err) < 0) {
-		str_copy(d->error, sizeof(d->error), err.msg);
+	argv[1] = "-B";
+	argv[2] = "-c";
+	argv[3] = (char *)deep_script;
+	argv[4] = NULL;
+	if (!(env = probe_environment(ctx->envp))) {
+		str_copy(d->error, sizeof(d->error), "out of memory");
 		return;
 	}
+	d->ran = true;
+	if (subprocess_run(argv, env, "/", timeout, DEEP_OUTPUT_MAX, &res, &err) < 0) {
+		str_copy(d->error, sizeof(d->error), err.msg);
+		free(env);
+		return;
+	}
+	free(env);
 	d->elapsed_ms = res.elapsed_ms;
-	if (res.timed_out)
+	if (res.stuck)
+		str_printf(d->error, sizeof(d->error), "import torch did not finish within %g s, and the interpreter "
+			   "(pid %d) did not exit when killed: it is stuck in the kernel, usually in the GPU driver",
+			   timeout, res.pid);
+	else if (res.timed_out)
 		str_printf(d->error, sizeof(d->error), "import torch did not finish within %g s", timeout);
 	else if (res.exit_code != 0)
 		str_printf(d->error, sizeof(d->error), "the interpreter %s %d: %.200s",

@@ -11,12 +11,15 @@
 #include <unistd.h>
 
 #include "util/clock.h"
+#include "util/reap.h"
 
-static void child(char *const argv[], char *const envp[], int out, int errfd)
+static void child(char *const argv[], char *const envp[], const char *dir, int out, int errfd)
 {
 	int devnull = open("/dev/null", O_RDONLY);
 
 	setpgid(0, 0);
+	if (chdir(dir) != 0)
+		_exit(126);
 	if (devnull >= 0)
 		dup2(devnull, STDIN_FILENO);
 	dup2(out, STDOUT_FILENO);
@@ -49,12 +52,12 @@ static bool drain(int fd, char **buf, size_t *len, size_t max)
 	return true;
 }
 
-int subprocess_run(char *const argv[], char *const envp[], double timeout_s, size_t max_output,
+int subprocess_run(char *const argv[], char *const envp[], const char *dir, double timeout_s, size_t max_output,
 		   struct subprocess_result *res, struct error *err)
 {
 	int out[2], errp[2], status = 0;
 	double start = clock_ms(), deadline = start + timeout_s * 1000.0;
-	bool open_out = true, open_err = true;
+	bool open_out = true, open_err = true, collected = false;
 	pid_t pid;
 
 	memset(res, 0, sizeof(*res));
@@ -70,7 +73,7 @@ int subprocess_run(char *const argv[], char *const envp[], double timeout_s, siz
 	if (pid == 0) {
 		close(out[0]);
 		close(errp[0]);
-		child(argv, envp, out[1], errp[1]);
+		child(argv, envp, dir, out[1], errp[1]);
 	}
 	if (pid > 0)
 		setpgid(pid, pid);	/* also here: the child may not have run yet when we kill */
@@ -101,16 +104,25 @@ int subprocess_run(char *const argv[], char *const envp[], double timeout_s, siz
 		if (p[1].revents)
 			open_err = drain(errp[0], &res->err, &res->err_len, max_output);
 	}
-	if (res->timed_out || open_out || open_err) {
+	res->pid = (int)pid;
+	if (!res->timed_out && !open_out && !open_err) {
+		/* both pipes closed: it has exited or is about to, but it too gets only the deadline */
+		double left = deadline - clock_ms();
+
+		collected = reap_within(pid, left > 0 ? left : 0, &status);
+		res->timed_out = !collected;
+	}
+	if (!collected) {
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);
+		res->stuck = !reap_within(pid, REAP_GRACE_MS, &status);
 	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
 	close(out[0]);
 	close(errp[0]);
 	res->elapsed_ms = clock_ms() - start;
-	if (WIFEXITED(status)) {
+	if (res->stuck)
+		res->exit_code = -1;
+	else if (WIFEXITED(status)) {
 		res->exit_code = WEXITSTATUS(status);
 	} else {
 		res->exit_code = -1;
