@@ -105,7 +105,7 @@ static const struct command *find_command(const char *name)
 
 enum {
 	OPT_ROOT = 256, OPT_FORMAT, OPT_JSON, OPT_COLOR, OPT_FAIL_ON, OPT_VERSION, OPT_DRIVER, OPT_GPU, OPT_PYTHON,
-	OPT_TIMEOUT, OPT_STATIC, OPT_PYTHON_EXE, OPT_DEEP, OPT_FAST, OPT_TEE, OPT_WITH_DOCTOR, OPT_SEEDS_COMPAT, OPT_DURATION, OPT_LOAD_ROOT_LIBS,
+	OPT_TIMEOUT, OPT_STATIC, OPT_PYTHON_EXE, OPT_DEEP, OPT_FAST, OPT_TEE, OPT_WITH_DOCTOR, OPT_SEEDS_COMPAT, OPT_DURATION, OPT_LOAD_ROOT_LIBS, OPT_MAX_TIME,
 };
 
 /* Seconds, 0.1 to 3600; "2" or "2.5". Locale-free. */
@@ -169,6 +169,7 @@ static int parse_options(int argc, char **argv, struct cmd_options *o, bool *ver
 		{ "seeds-compat", no_argument, NULL, OPT_SEEDS_COMPAT },
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "load-root-libraries", no_argument, NULL, OPT_LOAD_ROOT_LIBS },
+		{ "max-time", required_argument, NULL, OPT_MAX_TIME },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -250,6 +251,11 @@ static int parse_options(int argc, char **argv, struct cmd_options *o, bool *ver
 		case OPT_DURATION:
 			if (parse_seconds(optarg, &o->duration_s) < 0)
 				return fprintf(stderr, "gpudoctor: --duration wants seconds from 0.1 to 3600, not '%s'\n",
+					       optarg), -1;
+			break;
+		case OPT_MAX_TIME:
+			if (parse_seconds(optarg, &o->max_time_s) < 0)
+				return fprintf(stderr, "gpudoctor: --max-time wants seconds from 0.1 to 3600, not '%s'\n",
 					       optarg), -1;
 			break;
 		case OPT_FAST:

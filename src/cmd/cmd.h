@@ -31,6 +31,7 @@ struct cmd_options {
 	bool tee, with_doctor;		/* explain's --tee and --with-doctor */
 	bool seeds_compat;		/* bench --seeds-compat */
 	double duration_s;		/* test/bench --duration: the stability loop, 0 = default */
+	double max_time_s;		/* test/bench --max-time: the whole run's budget, 0 = default */
 	bool help;
 	char **args;			/* operands after the command name */
 	char *query_flags[6];		/* kb's --driver/--gpu/--python, as "--flag", "value" */

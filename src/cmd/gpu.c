@@ -17,8 +17,10 @@
 #include "report/report_compute.h"
 #include "util/str.h"
 
-#define TEST_DEADLINE_S 120
-#define BENCH_DEADLINE_S 600
+/* The deadline of one driver call, and the whole run's budget, unless told otherwise. */
+#define CALL_DEADLINE_S 10
+#define TEST_BUDGET_S 300
+#define BENCH_BUDGET_S 600
 
 /* A root cause below the CUDA layer (or CUDA itself failing) means there is nothing to compute on. */
 static const struct finding *blocking_cause(const struct diagnosis *d)
@@ -113,8 +115,9 @@ static int run_compute(const struct cmd_options *opts, bool bench)
 	else
 		kmsg_watch_start(&watch, xid_note, sizeof(xid_note));
 	show_progress = opts->format != FORMAT_JSON && isatty(STDERR_FILENO);
-	if (compute_run(&run, opts->timeout_s > 0 ? opts->timeout_s : bench ? BENCH_DEADLINE_S : TEST_DEADLINE_S,
-			print_progress, &how, &err) < 0) {
+	run.call_s = opts->timeout_s > 0 ? opts->timeout_s : CALL_DEADLINE_S;
+	run.total_s = opts->max_time_s > 0 ? opts->max_time_s : bench ? BENCH_BUDGET_S : TEST_BUDGET_S;
+	if (compute_run(&run, print_progress, &how, &err) < 0) {
 		fprintf(stderr, "gpudoctor %s: %s\n", cmd, err.msg);
 		diagnosis_release(&d);
 		facts_free(before);

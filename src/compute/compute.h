@@ -66,6 +66,8 @@ struct compute_run {
 	bool bench, seeds_compat;
 	double stability_s;		/* time for the stability loop per GPU */
 	int only_gpu;			/* -1: every GPU */
+	double call_s;			/* deadline of one driver call: past it, the driver hangs */
+	double total_s;			/* budget of the whole run: past it, the run is cut short */
 	/* what happened, written by the helper */
 	char last_call[64];
 	char progress[128];
@@ -81,11 +83,12 @@ struct compute_run {
 };
 
 /*
- * Run the test (and the benchmark, with run->bench) in an isolated helper.
+ * Run the test (and the benchmark, with run->bench) in an isolated helper,
+ * each driver call bounded by run->call_s and the whole by run->total_s.
  * tick, when not NULL, is called about five times a second with run->progress.
  */
-int compute_run(struct compute_run *run, double timeout_s, void (*tick)(const char *progress),
-		struct isolate_outcome *how, struct error *err);
+int compute_run(struct compute_run *run, void (*tick)(const char *progress), struct isolate_outcome *how,
+		struct error *err);
 
 /* The embedded kernels (build/gen/kernels_ptx.c, from src/compute/kernels.ptx). */
 extern const char compute_kernels_ptx[];

@@ -136,8 +136,13 @@ void compute_judge(const struct compute_run *run, const struct isolate_outcome *
 	out->how = *how;
 	out->pass = true;
 	if (how->hung) {
-		str_printf(out->failure, sizeof(out->failure), "%s did not return before the deadline (%.0f s): the "
-			   "driver or a GPU hangs", run->last_call[0] ? run->last_call : "the helper", how->elapsed_ms / 1000);
+		str_printf(out->failure, sizeof(out->failure), "%s did not return within %g s (--timeout, the deadline "
+			   "of one driver call): the driver or a GPU hangs", run->last_call[0] ? run->last_call : "the helper",
+			   run->call_s);
+	} else if (how->over_budget) {
+		str_printf(out->failure, sizeof(out->failure), "the run did not finish within its budget of %g s "
+			   "(--max-time); every driver call returned in time, so the GPU is slow or the budget short, "
+			   "not hung", run->total_s);
 	} else if (how->crashed) {
 		str_printf(out->failure, sizeof(out->failure), "%s crashed the helper (signal %d)",
 			   run->last_call[0] ? run->last_call : "the helper", how->signal);
@@ -148,6 +153,12 @@ void compute_judge(const struct compute_run *run, const struct isolate_outcome *
 			   run->init_name[0] ? run->init_name : "error", run->init);
 	} else if (run->ngpus == 0) {
 		str_copy(out->failure, sizeof(out->failure), "CUDA sees no GPU");
+	}
+	if (how->stuck) {
+		size_t n = strlen(out->failure);
+
+		str_printf(out->failure + n, sizeof(out->failure) - n, "; the helper (pid %d) did not exit when killed "
+			   "(state %c): it is stuck in the kernel, in the driver", how->pid, how->state);
 	}
 	if (out->failure[0])
 		out->pass = false;
@@ -163,7 +174,7 @@ void compute_judge(const struct compute_run *run, const struct isolate_outcome *
 		compute_peaks(v->gpu, before, &v->peaks);
 		judge_gpu(v);
 		/* a helper killed part-way through a GPU leaves it unjudged, not passed */
-		if ((how->hung || how->crashed) && v->pass) {
+		if ((how->hung || how->over_budget || how->crashed) && v->pass) {
 			v->pass = false;
 			str_copy(v->verdict, sizeof(v->verdict), "not finished: the helper stopped");
 		}

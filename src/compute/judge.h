@@ -35,7 +35,7 @@ struct compute_report {
 	int nxids;
 	char xid_note[160];		/* why they were not watched, "" when they were */
 	bool pass;
-	char failure[320];		/* the run as a whole failed, "" when not */
+	char failure[480];		/* the run as a whole failed, "" when not */
 };
 
 /* The GPU's peaks: the datasheet table by its PCI identity in facts, else computed. */

@@ -196,10 +196,11 @@ static void on_tick(const void *shared, void *arg)
 	t->tick(copy);
 }
 
-int compute_run(struct compute_run *run, double timeout_s, void (*tick)(const char *progress),
-		struct isolate_outcome *how, struct error *err)
+int compute_run(struct compute_run *run, void (*tick)(const char *progress), struct isolate_outcome *how,
+		struct error *err)
 {
 	struct ticker t = { tick };
+	struct isolate_limits limits = { run->call_s, run->total_s };
 
-	return isolate_run(run, sizeof(*run), helper_main, &t, timeout_s, tick ? on_tick : NULL, 200, how, err);
+	return isolate_run(run, sizeof(*run), helper_main, &t, &limits, tick ? on_tick : NULL, 200, how, err);
 }

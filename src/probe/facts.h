@@ -314,6 +314,8 @@ struct runtime_facts {
 	double elapsed_ms;
 	bool hung, crashed;
 	int signal;			/* that killed the helper */
+	bool helper_stuck;		/* it did not exit when killed: asleep in the kernel, in the driver */
+	int helper_pid;
 	char last_call[64];		/* the driver function in progress when it hung or died */
 	struct rt_library nvml_lib, cuda_lib;
 	/* NVML */

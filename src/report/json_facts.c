@@ -325,9 +325,10 @@ static json_t *runtime_json(const struct runtime_facts *rt)
 		json_array_append_new(nd, nvml_device_json(&rt->nvml[i]));
 	for (int i = 0; i < rt->cuda_ndev; i++)
 		json_array_append_new(cd, cuda_device_json(&rt->cuda[i]));
-	return json_pack("{s:o, s:b, s:f, s:f, s:b, s:b, s:o, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:o, s:o}}",
+	return json_pack("{s:o, s:b, s:f, s:f, s:b, s:b, s:b, s:o, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:o, s:o}}",
 			 "status", status_json(&rt->status), "ran", rt->ran, "timeout_s", rt->timeout_s,
 			 "elapsed_ms", rt->elapsed_ms, "hung", rt->hung, "crashed", rt->crashed,
+			 "helper_stuck", rt->helper_stuck,
 			 "signal", rt->crashed ? json_integer(rt->signal) : json_null(),
 			 "last_call", (rt->hung || rt->crashed) ? str_or_null(rt->last_call) : json_null(),
 			 "nvml", "library", library_json(&rt->nvml_lib), "driver_version", str_or_null(rt->nvml_driver_version),

@@ -163,6 +163,9 @@ static void check_hung(const struct facts *facts, struct findings *out)
 			       "program will hang the same way. The GPU or the driver is wedged, usually after an Xid "
 			       "error, a GPU that fell off the bus, or a process stuck in the kernel.");
 		finding_evidence(f, "call in progress", "driver helper", "%s", rt->last_call);
+		if (rt->helper_stuck)
+			finding_evidence(f, "helper process", "driver helper", "pid %d did not exit when killed: it is "
+					 "asleep in the kernel, inside the driver", rt->helper_pid);
 		finding_fix(f, "sudo dmesg | grep -iE 'xid|nvrm'", "read what the driver logged");
 		finding_fix(f, "ps -eo pid,stat,cmd | awk '$2 ~ /D/'", "look for processes stuck in the kernel");
 		finding_fix(f, "sudo reboot", "a reboot clears a wedged driver");

@@ -1,6 +1,7 @@
 /*
  * isolate.c - see isolate.h. The child closes its end of a pipe when done;
- * the parent polls that pipe until the deadline, waking every tick.
+ * the parent polls that pipe, waking every tick and often enough to see a
+ * call pass its deadline.
  */
 #include "util/isolate.h"
 
@@ -15,6 +16,19 @@
 #include <unistd.h>
 
 #include "util/clock.h"
+#include "util/reap.h"
+
+/* Shared after the caller's block: when the call in progress started. */
+struct call_clock {
+	volatile double started_ms;
+	volatile int in_call;
+};
+
+/*
+ * Set once in the child, right after fork: the helper process is one run,
+ * so its marks have one clock to stamp. Never set in the parent.
+ */
+static struct call_clock *child_clock;
 
 void isolate_mark(char *field, size_t size, const char *call)
 {
@@ -24,55 +38,77 @@ void isolate_mark(char *field, size_t size, const char *call)
 	for (; call[i] && i + 1 < size; i++)
 		dst[i] = call[i];
 	dst[i] = '\0';
+	if (child_clock) {
+		child_clock->in_call = 0;
+		child_clock->started_ms = clock_ms();
+		child_clock->in_call = call[0] != '\0';
+	}
 }
 
-/* Wait for the child to close its end of the pipe, at most until the deadline. */
-static bool wait_done(int fd, double deadline_ms, const void *shared, void (*tick)(const void *, void *), void *arg,
-		      int tick_ms)
+enum wait_end { WAIT_DONE, WAIT_CALL_DEADLINE, WAIT_BUDGET };
+
+/* Wait for the child to close its end of the pipe, or for a limit to pass. */
+static enum wait_end wait_done(int fd, double start_ms, const struct isolate_limits *limits,
+			       const struct call_clock *clock, const void *shared,
+			       void (*tick)(const void *, void *), void *arg, int tick_ms)
 {
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		double left = deadline_ms - clock_ms();
+		double now = clock_ms(), left = start_ms + limits->total_s * 1000.0 - now;
 		int r, wait;
 
+		if (clock->in_call && now - clock->started_ms > limits->call_s * 1000.0)
+			return WAIT_CALL_DEADLINE;
 		if (left <= 0)
-			return false;
-		wait = (int)left + 1;
+			return WAIT_BUDGET;
+		/* look at the call clock at least every 50 ms */
+		wait = left < 50 ? (int)left + 1 : 50;
 		if (tick && tick_ms > 0 && wait > tick_ms)
 			wait = tick_ms;
 		r = poll(&p, 1, wait);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
-			return false;	/* poll failed: stop the child */
+			return WAIT_BUDGET;	/* poll failed: stop the child */
 		if (r == 0) {
 			if (tick)
 				tick(shared, arg);
 			continue;
 		}
 		if (p.revents & (POLLHUP | POLLERR))
-			return true;
+			return WAIT_DONE;
 		if (p.revents & POLLIN) {
 			char b[16];
 
 			if (read(fd, b, sizeof(b)) <= 0)
-				return true;
+				return WAIT_DONE;
 		}
 	}
 }
 
-int isolate_run(void *state, size_t size, void (*work)(void *shared, void *arg), void *arg, double timeout_s,
-		void (*tick)(const void *shared, void *arg), int tick_ms, struct isolate_outcome *out,
-		struct error *err)
+static size_t clock_offset(size_t size)
 {
-	void *shared = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	return (size + 63) & ~(size_t)63;
+}
+
+int isolate_run(void *state, size_t size, void (*work)(void *shared, void *arg), void *arg,
+		const struct isolate_limits *limits, void (*tick)(const void *shared, void *arg), int tick_ms,
+		struct isolate_outcome *out, struct error *err)
+{
+	size_t total = clock_offset(size) + sizeof(struct call_clock);
+	void *shared = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct call_clock *clock;
 	int pipefd[2] = { -1, -1 }, status = 0;
+	enum wait_end end;
+	bool gone;
 	double start;
 	pid_t pid;
 
 	memset(out, 0, sizeof(*out));
+	out->state = '?';
 	if (shared == MAP_FAILED)
 		return error_errno(err, errno, "cannot share memory with the helper");
+	clock = (struct call_clock *)((char *)shared + clock_offset(size));
 	if (pipe(pipefd) < 0 || fcntl(pipefd[0], F_SETFD, FD_CLOEXEC) < 0 || fcntl(pipefd[1], F_SETFD, FD_CLOEXEC) < 0) {
 		error_errno(err, errno, "cannot start the helper");
 		goto fail;
@@ -88,6 +124,7 @@ int isolate_run(void *state, size_t size, void (*work)(void *shared, void *arg),
 	if (pid == 0) {
 		int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
+		child_clock = clock;
 		close(pipefd[0]);
 		if (devnull >= 0)
 			dup2(devnull, STDOUT_FILENO);
@@ -97,26 +134,42 @@ int isolate_run(void *state, size_t size, void (*work)(void *shared, void *arg),
 	}
 	close(pipefd[1]);
 	pipefd[1] = -1;
-	if (!wait_done(pipefd[0], start + timeout_s * 1000.0, shared, tick, arg, tick_ms))
-		out->hung = kill(pid, SIGKILL) == 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	out->pid = (int)pid;
+	end = wait_done(pipefd[0], start, limits, clock, shared, tick, arg, tick_ms);
+	if (end != WAIT_DONE) {
+		out->call_ms = clock->in_call ? clock_ms() - clock->started_ms : 0;
+		/* a budget passed inside a call that has itself run past its deadline is a hang too */
+		out->hung = end == WAIT_CALL_DEADLINE || (clock->in_call && out->call_ms > limits->call_s * 1000.0);
+		out->over_budget = !out->hung;
+		kill(pid, SIGKILL);
+	}
+	/* a child that finished gets a call's time to exit; a killed one the grace period */
+	gone = reap_within(pid, end == WAIT_DONE ? limits->call_s * 1000.0 : REAP_GRACE_MS, &status);
+	if (!gone && end == WAIT_DONE) {
+		kill(pid, SIGKILL);
+		gone = reap_within(pid, REAP_GRACE_MS, &status);
+	}
+	if (!gone) {
+		/* asleep in the kernel, most likely in the driver: leave it and say so */
+		out->stuck = true;
+		out->state = reap_state(pid);
+	}
 	out->elapsed_ms = clock_ms() - start;
-	if (WIFSIGNALED(status) && !(out->hung && WTERMSIG(status) == SIGKILL)) {
+	if (!out->stuck && WIFSIGNALED(status) && !((out->hung || out->over_budget) && WTERMSIG(status) == SIGKILL)) {
 		out->crashed = true;
 		out->signal = WTERMSIG(status);
-	} else if (WIFEXITED(status)) {
+	} else if (!out->stuck && WIFEXITED(status)) {
 		out->exit_code = WEXITSTATUS(status);
 	}
 	memcpy(state, shared, size);
 	close(pipefd[0]);
-	munmap(shared, size);
+	munmap(shared, total);
 	return 0;
 fail:
 	if (pipefd[0] >= 0)
 		close(pipefd[0]);
 	if (pipefd[1] >= 0)
 		close(pipefd[1]);
-	munmap(shared, size);
+	munmap(shared, total);
 	return -1;
 }

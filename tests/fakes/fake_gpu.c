@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -433,6 +434,30 @@ static int get_faults(json_t *obj, const char *key, char out[][FAKE_NAME])
 	return n;
 }
 
+/* "slow": {"cuCtxSynchronize": 300, ...}: milliseconds each call of that function takes. */
+static int get_slow(json_t *obj, char names[][FAKE_NAME], int ms[])
+{
+	json_t *v = json_object_get(obj, "slow"), *one;
+	const char *fn;
+	int n = 0;
+
+	if (!v)
+		return 0;
+	if (!json_is_object(v)) {
+		BAD("", "slow", "want an object of function names and milliseconds");
+		return 0;
+	}
+	json_object_foreach(v, fn, one) {
+		if (n >= FAKE_MAX_FAULTS || !json_is_integer(one) || json_integer_value(one) < 0 ||
+		    json_integer_value(one) > 600000 || fake_copy(names[n], FAKE_NAME, fn) < 0) {
+			BAD("", "slow", "bad entry (want milliseconds from 0 to 600000, at most 16 functions)");
+			continue;
+		}
+		ms[n++] = (int)json_integer_value(one);
+	}
+	return n;
+}
+
 static int hexval(int c)
 {
 	return isdigit(c) ? c - '0' : tolower(c) - 'a' + 10;
@@ -720,8 +745,8 @@ static int cuda_for_driver(const char *version)
 static void load(void)
 {
 	static const char *const known[] = {
-		"driver_version", "cuda_version", "nvml_init", "cu_init", "install", "hang", "crash", "devices",
-		NULL,
+		"driver_version", "cuda_version", "nvml_init", "cu_init", "install", "hang", "crash", "slow",
+		"devices", NULL,
 	};
 	struct fake_gpu *g = &machine;
 	json_error_t err;
@@ -762,6 +787,7 @@ static void load(void)
 		BAD("", "install", "not a list (only tests/run-scenarios reads it)");
 	g->nhang = get_faults(root, "hang", g->hang);
 	g->ncrash = get_faults(root, "crash", g->crash);
+	g->nslow = get_slow(root, g->slow, g->slow_ms);
 
 	devs = json_object_get(root, "devices");
 	if (devs && !json_is_array(devs)) {
@@ -826,4 +852,7 @@ void fake_enter(const char *fn)
 	for (int i = 0; i < g->nhang; i++)
 		if (strcmp(g->hang[i], fn) == 0)
 			hang_now(fn);
+	for (int i = 0; i < g->nslow; i++)
+		if (strcmp(g->slow[i], fn) == 0)
+			nanosleep(&(struct timespec){ g->slow_ms[i] / 1000, (long)(g->slow_ms[i] % 1000) * 1000000 }, NULL);
 }

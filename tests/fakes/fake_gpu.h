@@ -85,6 +85,9 @@ struct fake_gpu {
 	int nhang, ncrash;
 	char hang[FAKE_MAX_FAULTS][FAKE_NAME];
 	char crash[FAKE_MAX_FAULTS][FAKE_NAME];
+	int nslow;			/* "slow": functions that take this long each call */
+	char slow[FAKE_MAX_FAULTS][FAKE_NAME];
+	int slow_ms[FAKE_MAX_FAULTS];
 	int ndev;
 	struct fake_device dev[FAKE_MAX_DEVICES];
 };
@@ -96,8 +99,8 @@ FAKE_HIDDEN const struct fake_gpu *fake_gpu(void);
 
 /*
  * Call first thing in every exported function: loads gpu.json if needed,
- * then never returns if gpu.json says "hang": FN, and dies of SIGSEGV if
- * it says "crash": FN.
+ * then never returns if gpu.json says "hang": FN, dies of SIGSEGV if it
+ * says "crash": FN, and sleeps first if it says "slow": {FN: MS}.
  */
 FAKE_HIDDEN void fake_enter(const char *fn);
 

@@ -78,6 +78,7 @@ void probe_runtime(struct facts *f, const struct probe_ctx *ctx)
 	char nvml[FACT_PATH * 2] = "", cuda[FACT_PATH * 2] = "";
 	struct libraries libs = { nvml, cuda };
 	struct isolate_outcome how;
+	struct isolate_limits limits;
 	struct error err;
 
 	rt->timeout_s = ctx->timeout_s > 0 ? ctx->timeout_s : 10;
@@ -94,17 +95,26 @@ void probe_runtime(struct facts *f, const struct probe_ctx *ctx)
 			       "loaded (--load-root-libraries trusts the image and calls them)");
 		return;
 	}
-	if (isolate_run(rt, sizeof(*rt), run_child, &libs, rt->timeout_s, NULL, 0, &how, &err) < 0) {
+	/* one call may take the deadline; all of them together, a few times that */
+	limits.call_s = rt->timeout_s;
+	limits.total_s = rt->timeout_s * 3;
+	if (isolate_run(rt, sizeof(*rt), run_child, &libs, &limits, NULL, 0, &how, &err) < 0) {
 		fact_status_set(&rt->status, FACT_ERROR, "cannot start the driver helper: %s", err.msg);
 		return;
 	}
 	rt->ran = true;
 	rt->elapsed_ms = how.elapsed_ms;
-	if (how.hung && !rt->last_call[0]) {
+	rt->helper_stuck = how.stuck;
+	rt->helper_pid = how.pid;
+	if ((how.hung || how.over_budget) && !rt->last_call[0]) {
 		rt->status.state = FACT_OK;	/* it finished just as the deadline came */
 	} else if (how.hung) {
 		rt->hung = true;
 		fact_status_set(&rt->status, FACT_ERROR, "%s did not return within %g s", rt->last_call, rt->timeout_s);
+	} else if (how.over_budget) {
+		rt->hung = true;
+		fact_status_set(&rt->status, FACT_ERROR, "the driver calls did not finish within %g s (the last: %s)",
+				limits.total_s, rt->last_call);
 	} else if (how.crashed) {
 		rt->crashed = true;
 		rt->signal = how.signal;
