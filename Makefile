@@ -1,7 +1,7 @@
 # gpudoctor - GNU make build.
 #
 #   make            build build/gpudoctor
-#   make check      unit tests + scenario tests + real-machine smoke test,
+#   make check      unit tests + scenario tests + hostile-root suite + real-machine smoke test,
 #                   all under AddressSanitizer and UndefinedBehaviorSanitizer
 #   make bench      doctor vs. python -m torch.utils.collect_env, and the static
 #                   analysis of a full-size CUDA torch install
@@ -61,7 +61,7 @@ BIN_SAN := build/asan/gpudoctor
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRC))
 
-.PHONY: all check deps unit scenarios explain-test ptx-check smoke bench gpu-check clean fakes
+.PHONY: all check deps unit scenarios explain-test hostile ptx-check smoke bench gpu-check clean fakes
 .SECONDARY:
 
 all: $(BIN)
@@ -124,7 +124,7 @@ build/asan/tests/%: tests/unit/%.c $(OBJ_LIB_SAN)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Wno-missing-prototypes $(SAN_FLAGS) -o $@ $< $(OBJ_LIB_SAN) $(LDLIBS) -lcmocka
 
 check: deps
-	@$(MAKE) --no-print-directory $(BIN) unit fakes-test scenarios explain-test ptx-check smoke
+	@$(MAKE) --no-print-directory $(BIN) unit fakes-test scenarios explain-test hostile ptx-check smoke
 	@echo "all checks passed"
 
 deps:
@@ -139,6 +139,10 @@ scenarios: $(BIN_SAN) $(FAKES)
 # The memory bound is measured on the plain binary: the sanitizers' shadow memory would swamp it.
 explain-test: $(BIN_SAN) $(BIN)
 	GPUDOCTOR=$(BIN_SAN) GPUDOCTOR_PLAIN=$(BIN) tests/explain/run
+
+# Images built to hurt gpudoctor: long roots, libraries with constructors, races, escapes.
+hostile: $(BIN_SAN) $(FAKES)
+	tests/hostile/run $(BIN_SAN)
 
 ptx-check:
 	@tests/ptx-check

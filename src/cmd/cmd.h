@@ -6,6 +6,8 @@
 #define GD_CMD_CMD_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 
 enum exit_code {
 	EXIT_READY = 0,		/* ready (or degraded without --fail-on warning) */
@@ -55,6 +57,24 @@ int cmd_explain(const struct cmd_options *opts);
 int cmd_test(const struct cmd_options *opts);
 int cmd_bench(const struct cmd_options *opts);
 const char *cmd_kb_queries(void);
+
+/*
+ * A report on its way to standard output: renderers write into fp (memory);
+ * cmd_out_close escapes text and Markdown for the terminal, writes it all,
+ * and returns status, or EXIT_INTERNAL (with a message) when that failed.
+ * A closed pipe is success.
+ */
+struct cmd_out {
+	FILE *fp;
+	char *buf;
+	size_t len;
+};
+
+FILE *cmd_out_open(struct cmd_out *o);
+int cmd_out_close(struct cmd_out *o, const struct cmd_options *opts, int status);
+
+/* A message on stderr, newline added, with what it quotes escaped like a report. */
+void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Shared by commands: whether to colour stdout. */
 bool cmd_use_color(const struct cmd_options *opts);

@@ -11,7 +11,7 @@ struct facts *diagnose_collect(const struct cmd_options *opts, int *status)
 	struct facts *facts;
 
 	if (rootfs_init(&ctx.fs, opts->root, &err) < 0) {
-		fprintf(stderr, "gpudoctor: %s\n", err.msg);
+		cmd_error("gpudoctor: %s", err.msg);
 		*status = EXIT_USAGE;
 		return NULL;
 	}

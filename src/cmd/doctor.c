@@ -11,11 +11,17 @@ int cmd_doctor(const struct cmd_options *opts)
 {
 	struct report_opts ro = { cmd_use_color(opts), opts->verbose, 80 };
 	struct diagnosis d;
+	struct cmd_out o;
 	int status = EXIT_READY;
 	struct facts *facts = diagnose_collect(opts, &status);
+	FILE *out;
 
 	if (!facts)
 		return status;
+	if (!(out = cmd_out_open(&o))) {
+		facts_free(facts);
+		return EXIT_INTERNAL;
+	}
 	rules_run(facts, &d);
 	explain_annotate_findings(&d);
 	if (d.root_cause)
@@ -32,19 +38,19 @@ int cmd_doctor(const struct cmd_options *opts)
 			fprintf(stderr, "gpudoctor: cannot build the JSON report\n");
 			status = EXIT_INTERNAL;
 		} else {
-			report_json_write(stdout, j);	/* write errors: cmd_finish_output */
+			report_json_write(out, j);
 		}
 		json_decref(j);
 		break;
 	}
 	case FORMAT_MARKDOWN:
-		report_markdown_doctor(stdout, facts, &d);
+		report_markdown_doctor(out, facts, &d);
 		break;
 	case FORMAT_TEXT:
-		report_text_doctor(stdout, facts, &d, &ro);
+		report_text_doctor(out, facts, &d, &ro);
 		break;
 	}
 	diagnosis_release(&d);
 	facts_free(facts);
-	return cmd_finish_output(status);
+	return cmd_out_close(&o, opts, status);
 }

@@ -30,7 +30,7 @@ static int feed_all(struct explain_scanner *s, const struct cmd_options *opts, i
 		if (isatty(STDIN_FILENO))
 			fprintf(stderr, "gpudoctor explain: reading the error text from standard input (end with Ctrl-D)\n");
 		if (explain_feed_fd(s, STDIN_FILENO, "stdin", tee_fd, &err) < 0) {
-			fprintf(stderr, "gpudoctor explain: %s\n", err.msg);
+			cmd_error("gpudoctor explain: %s", err.msg);
 			status = EXIT_INTERNAL;
 		}
 		return status;
@@ -41,19 +41,19 @@ static int feed_all(struct explain_scanner *s, const struct cmd_options *opts, i
 
 		if (!names_file(arg)) {
 			if (explain_feed_text(s, arg, strlen(arg), "argument", &err) < 0) {
-				fprintf(stderr, "gpudoctor explain: %s\n", err.msg);
+				cmd_error("gpudoctor explain: %s", err.msg);
 				status = EXIT_INTERNAL;
 			}
 			continue;
 		}
 		fd = strcmp(arg, "-") == 0 ? STDIN_FILENO : open(arg, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			fprintf(stderr, "gpudoctor explain: %s: %s\n", arg, strerror(errno));
+			cmd_error("gpudoctor explain: %s: %s", arg, strerror(errno));
 			status = EXIT_INTERNAL;
 			continue;
 		}
 		if (explain_feed_fd(s, fd, strcmp(arg, "-") == 0 ? "stdin" : arg, tee_fd, &err) < 0) {
-			fprintf(stderr, "gpudoctor explain: %s\n", err.msg);
+			cmd_error("gpudoctor explain: %s", err.msg);
 			status = EXIT_INTERNAL;
 		}
 		if (fd != STDIN_FILENO)
@@ -83,10 +83,12 @@ int cmd_explain(const struct cmd_options *opts)
 	struct explain_report report;
 	struct error err;
 	struct explain_scanner *s = explain_open(&err);
+	struct cmd_out o;
 	int status;
+	FILE *out;
 
 	if (!s) {
-		fprintf(stderr, "gpudoctor explain: %s\n", err.msg);
+		cmd_error("gpudoctor explain: %s", err.msg);
 		return EXIT_INTERNAL;
 	}
 	status = feed_all(s, opts, opts->tee ? STDOUT_FILENO : -1);
@@ -97,21 +99,26 @@ int cmd_explain(const struct cmd_options *opts)
 	}
 	if (opts->with_doctor)
 		join_doctor(opts, &report);
+	if (!(out = cmd_out_open(&o))) {
+		explain_report_release(&report);
+		explain_close(s);
+		return EXIT_INTERNAL;
+	}
 	/* The diagnosis goes after the passed-through log, on standard output too: a pipeline's last words. */
 	if (opts->format == FORMAT_JSON) {
 		json_t *j = report_explain_json(&report);
 
 		if (j)
-			report_json_write(stdout, j);
+			report_json_write(out, j);
 		json_decref(j);
 	} else {
 		if (opts->tee)
-			fputs("\n", stdout);
-		report_text_explain(stdout, &report, &ro);
+			fputs("\n", out);
+		report_text_explain(out, &report, &ro);
 	}
 	if (status == EXIT_READY && report.count == 0)
 		status = EXIT_NOT_READY;
 	explain_report_release(&report);
 	explain_close(s);
-	return cmd_finish_output(status);
+	return cmd_out_close(&o, opts, status);
 }

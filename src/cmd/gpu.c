@@ -16,6 +16,7 @@
 #include "probe/kmsg.h"
 #include "report/report_compute.h"
 #include "util/str.h"
+#include "util/termsafe.h"
 
 /* The deadline of one driver call, and the whole run's budget, unless told otherwise. */
 #define CALL_DEADLINE_S 10
@@ -65,8 +66,14 @@ static bool show_progress;
 
 static void print_progress(const char *progress)
 {
-	if (show_progress && progress[0])
-		fprintf(stderr, "\r\033[K%s", progress);
+	char *safe;
+	size_t len;
+
+	/* the progress names GPUs as the driver does: escaped like any report text */
+	if (show_progress && progress[0] && termsafe_escape(progress, strlen(progress), false, &safe, &len) == 0) {
+		fprintf(stderr, "\r\033[K%s", safe);
+		free(safe);
+	}
 }
 
 static int run_compute(const struct cmd_options *opts, bool bench)
@@ -79,6 +86,8 @@ static int run_compute(const struct cmd_options *opts, bool bench)
 	char xid_note[160] = "";
 	struct diagnosis d;
 	struct error err;
+	struct cmd_out o;
+	FILE *out;
 	struct facts *before, *after = NULL;
 	const struct finding *blocker;
 	int status = EXIT_READY;
@@ -89,10 +98,11 @@ static int run_compute(const struct cmd_options *opts, bool bench)
 	rules_run(before, &d);
 	if ((blocker = blocking_cause(&d))) {
 		/* nothing to compute on: say why, at once */
-		report_compute_blocked(stdout, opts->format == FORMAT_JSON, cmd, blocker, &ro);
+		if ((out = cmd_out_open(&o)))
+			report_compute_blocked(out, opts->format == FORMAT_JSON, cmd, blocker, &ro);
 		diagnosis_release(&d);
 		facts_free(before);
-		return cmd_finish_output(EXIT_NOT_READY);
+		return cmd_out_close(&o, opts, EXIT_NOT_READY);
 	}
 	if (opts->root && !opts->load_root_libraries) {
 		fprintf(stderr, "gpudoctor %s: computing under --root runs the image's driver libraries; "
@@ -118,7 +128,7 @@ static int run_compute(const struct cmd_options *opts, bool bench)
 	run.call_s = opts->timeout_s > 0 ? opts->timeout_s : CALL_DEADLINE_S;
 	run.total_s = opts->max_time_s > 0 ? opts->max_time_s : bench ? BENCH_BUDGET_S : TEST_BUDGET_S;
 	if (compute_run(&run, print_progress, &how, &err) < 0) {
-		fprintf(stderr, "gpudoctor %s: %s\n", cmd, err.msg);
+		cmd_error("gpudoctor %s: %s", cmd, err.msg);
 		diagnosis_release(&d);
 		facts_free(before);
 		return EXIT_INTERNAL;
@@ -132,19 +142,21 @@ static int run_compute(const struct cmd_options *opts, bool bench)
 	str_copy(report.xid_note, sizeof(report.xid_note), xid_note);
 	if (report.nxids > 0)
 		report.pass = false;
-	if (opts->format == FORMAT_JSON) {
-		json_t *j = report_compute_json(&report, bench);
+	if ((out = cmd_out_open(&o))) {
+		if (opts->format == FORMAT_JSON) {
+			json_t *j = report_compute_json(&report, bench);
 
-		if (j)
-			report_json_write(stdout, j);
-		json_decref(j);
-	} else {
-		report_text_compute(stdout, &report, bench, &ro);
+			if (j)
+				report_json_write(out, j);
+			json_decref(j);
+		} else {
+			report_text_compute(out, &report, bench, &ro);
+		}
 	}
 	diagnosis_release(&d);
 	facts_free(before);
 	facts_free(after);
-	return cmd_finish_output(report.pass ? EXIT_READY : EXIT_NOT_READY);
+	return cmd_out_close(&o, opts, report.pass ? EXIT_READY : EXIT_NOT_READY);
 }
 
 int cmd_test(const struct cmd_options *opts)

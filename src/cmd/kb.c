@@ -14,6 +14,8 @@ int cmd_kb(const struct cmd_options *opts)
 	int argc = 0;
 	struct error err;
 	json_t *ans, *row;
+	struct cmd_out o;
+	FILE *out;
 	size_t i;
 
 	for (int k = 0; k < opts->nargs && argc < 10; k++)
@@ -22,32 +24,36 @@ int cmd_kb(const struct cmd_options *opts)
 		argv[argc++] = opts->query_flags[k];
 	ans = kb_query(argc, argv, &err);
 	if (!ans) {
-		fprintf(stderr, "gpudoctor kb: %s\nqueries:\n%s", err.msg, kb_query_usage);
+		cmd_error("gpudoctor kb: %s\nqueries:\n%s", err.msg, kb_query_usage);
 		return EXIT_USAGE;
+	}
+	if (!(out = cmd_out_open(&o))) {
+		json_decref(ans);
+		return EXIT_INTERNAL;
 	}
 	if (opts->format == FORMAT_JSON) {
 		json_object_set_new(ans, "schema", json_string("gpudoctor.kb/1"));
-		report_json_write(stdout, ans);
+		report_json_write(out, ans);
 	} else {
-		printf("%s\n", json_string_value(json_object_get(ans, "summary")));
+		fprintf(out, "%s\n", json_string_value(json_object_get(ans, "summary")));
 		if (opts->verbose || opts->format == FORMAT_MARKDOWN) {
 			json_array_foreach(json_object_get(ans, "rows"), i, row) {
 				const char *key;
 				json_t *v;
 
-				printf(" ");
+				fprintf(out, " ");
 				json_object_foreach(row, key, v)
 					if (strcmp(key, "source") != 0 && strcmp(key, "table") != 0 && strcmp(key, "note") != 0)
-						printf(" %s=%s", key, json_string_value(v));
-				printf("\n    source: %s\n", json_string_value(json_object_get(row, "source")));
+						fprintf(out, " %s=%s", key, json_string_value(v));
+				fprintf(out, "\n    source: %s\n", json_string_value(json_object_get(row, "source")));
 			}
 		} else {
-			printf("source: %s\n", json_string_value(json_object_get(
+			fprintf(out, "source: %s\n", json_string_value(json_object_get(
 				json_array_get(json_object_get(ans, "rows"), 0), "source")));
 		}
 	}
 	json_decref(ans);
-	return cmd_finish_output(EXIT_READY);
+	return cmd_out_close(&o, opts, EXIT_READY);
 }
 
 const char *cmd_kb_queries(void)
