@@ -7,6 +7,7 @@
 struct facts *diagnose_collect(const struct cmd_options *opts, int *status)
 {
 	struct probe_ctx ctx = { 0 };
+	struct rootfs_denials denied = { 0 };
 	struct error err;
 	struct facts *facts;
 
@@ -25,9 +26,12 @@ struct facts *diagnose_collect(const struct cmd_options *opts, int *status)
 	facts = facts_new();
 	if (!facts) {
 		fprintf(stderr, "gpudoctor: out of memory\n");
+		rootfs_release(&ctx.fs);
 		*status = EXIT_INTERNAL;
 		return NULL;
 	}
+	ctx.fs.denied = &denied;
 	probe_all(facts, &ctx);
+	rootfs_release(&ctx.fs);
 	return facts;
 }

@@ -148,3 +148,16 @@ const char *facts_driver_version_source(const struct facts *facts)
 		return "NVML";
 	return "libcuda.so.1";
 }
+
+bool facts_any_denied(const struct facts *f)
+{
+	const struct fact_status *sections[] = {
+		&f->pci.status, &f->kmod.status, &f->libs.cuda.status, &f->libs.nvml.status, &f->toolkits.status,
+		&f->cudnn.status, &f->python.status,
+	};
+
+	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
+		if (sections[i]->denied)
+			return true;
+	return false;
+}

@@ -39,6 +39,7 @@ enum fact_state {
 
 struct fact_status {
 	enum fact_state state;
+	bool denied;		/* UNKNOWN because files it needs could not be read (permission) */
 	char reason[FACT_TEXT * 2];
 };
 
@@ -433,6 +434,10 @@ struct facts {
 	bool live;
 	char notes[MAX_NOTES][FACT_TEXT * 2];	/* probe remarks worth showing */
 	int note_count;
+	/* files the probes were refused (permission): the first few paths, and how many refusals */
+	char unreadable[8][256];
+	int unreadable_kept;
+	int unreadable_count;
 	struct system_facts system;
 	struct pci_facts pci;
 	struct kmod_facts kmod;
@@ -460,6 +465,13 @@ const char *lib_origin_name(enum lib_origin origin);
 const char *visible_kind_name(enum visible_kind kind);
 
 /* Lookup helpers for rules and renderers. */
+/* Whether a section's facts are incomplete because files were refused, e.g. &f->pci.status. */
+static inline bool fact_denied(const struct fact_status *st)
+{
+	return st->denied;
+}
+/* Whether any section is: then nothing may be declared ready or absent wholesale. */
+bool facts_any_denied(const struct facts *facts);
 const char *facts_env(const struct facts *facts, const char *name);	/* NULL if unset */
 bool facts_env_is_set(const struct facts *facts, const char *name);
 const struct devnode *facts_devnode(const struct facts *facts, const char *path);

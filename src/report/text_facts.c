@@ -15,6 +15,15 @@ static void cont(struct textfmt *t)
 	fprintf(t->out, "  %-*s", LABEL_WIDTH, "");
 }
 
+/* A section read only in part: what follows it may be missing things. */
+static void denied_line(struct textfmt *t, const struct fact_status *st)
+{
+	if (!st->denied)
+		return;
+	cont(t);
+	fprintf(t->out, "%sincomplete: %s%s\n", tf_c(t, TF_YELLOW), st->reason, tf_c(t, TF_RESET));
+}
+
 static void system_lines(struct textfmt *t, const struct facts *f, int detail)
 {
 	const struct system_facts *s = &f->system;
@@ -96,6 +105,7 @@ static void driver_lines(struct textfmt *t, const struct facts *f, int detail)
 		shown++;
 	}
 	fprintf(t->out, "%s\n", k->node_count ? "" : " none");
+	denied_line(t, &k->status);
 }
 
 static void lib_line(struct textfmt *t, const char *name, const struct lib_choice *ch, int detail)
@@ -114,6 +124,8 @@ static void lib_line(struct textfmt *t, const char *name, const struct lib_choic
 		cont(t);
 		fprintf(t->out, "also %s [%s]\n", ch->candidates[i].resolved, lib_origin_name(ch->candidates[i].origin));
 	}
+	if (c)
+		denied_line(t, &ch->status);
 }
 
 static void toolkit_lines(struct textfmt *t, const struct facts *f, int detail)
@@ -136,6 +148,7 @@ static void toolkit_lines(struct textfmt *t, const struct facts *f, int detail)
 			fprintf(t->out, "  version from %s\n", k->version_source);
 		}
 	}
+	denied_line(t, &tk->status);
 }
 
 static void cudnn_lines(struct textfmt *t, const struct facts *f)
@@ -151,6 +164,7 @@ static void cudnn_lines(struct textfmt *t, const struct facts *f)
 		fprintf(t->out, "%s %s %s (%s)\n", c->items[i].kind == CUDNN_HEADER ? "header " : "library",
 			c->items[i].version, c->items[i].path, c->items[i].where);
 	}
+	denied_line(t, &c->status);
 }
 
 static void env_lines(struct textfmt *t, const struct facts *f, int detail)
@@ -242,6 +256,7 @@ static void python_lines(struct textfmt *t, const struct facts *f, int detail)
 	label(t, "python");
 	if (p->count == 0) {
 		fprintf(t->out, "no interpreter found\n");
+		denied_line(t, &p->status);
 		return;
 	}
 	for (int i = 0; i < p->count; i++) {
@@ -260,6 +275,7 @@ static void python_lines(struct textfmt *t, const struct facts *f, int detail)
 			fprintf(t->out, ", no torch");
 		fputc('\n', t->out);
 	}
+	denied_line(t, &p->status);
 	if (p->deep.ran) {
 		const struct torch_deep *d = &p->deep;
 

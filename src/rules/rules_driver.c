@@ -44,6 +44,9 @@ static void check_not_installed(const struct facts *facts, struct findings *out)
 {
 	struct finding *f;
 
+	if (fact_denied(&facts->kmod.status))
+		return;	/* the module, its files or its nodes could not all be read */
+
 	if (!bare_metal_gpu(facts) || facts->kmod.nvidia || facts->kmod.nvrm_version[0] || driver_installed(facts))
 		return;
 	f = findings_add(out, "driver.not-installed", SEV_ERROR, STAGE_KERNEL, "the NVIDIA driver is not installed");
@@ -123,6 +126,9 @@ static void check_not_loaded(const struct facts *facts, struct findings *out)
 	struct finding *f;
 	bool unbound = false;
 
+	if (fact_denied(&facts->kmod.status))
+		return;	/* the module, its files or its nodes could not all be read */
+
 	if (!bare_metal_gpu(facts))
 		return;
 	for (int i = 0; i < facts->pci.count; i++) {
@@ -178,6 +184,9 @@ static void check_device_nodes(const struct facts *facts, struct findings *out)
 	bool gpu_node = false;
 	struct finding *f;
 
+	if (fact_denied(&facts->kmod.status))
+		return;	/* the module, its files or its nodes could not all be read */
+
 	for (int i = 0; i < k->node_count; i++)
 		if (str_is_digits(k->nodes[i].path + strlen("/dev/nvidia")) && str_starts_with(k->nodes[i].path, "/dev/nvidia"))
 			gpu_node = true;
@@ -211,6 +220,9 @@ static void check_device_permission(const struct facts *facts, struct findings *
 	const struct user_facts *u = &facts->system.user;
 	struct finding *f = NULL;
 	const struct devnode *first = NULL;
+
+	if (fact_denied(&facts->kmod.status))
+		return;	/* the module, its files or its nodes could not all be read */
 
 	for (int i = 0; i < k->node_count; i++) {
 		const struct devnode *n = &k->nodes[i];

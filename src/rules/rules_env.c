@@ -120,6 +120,8 @@ static void check_ready(const struct facts *facts, struct findings *out)
 	for (size_t i = 0; i < out->count; i++)
 		if (out->items[i].severity == SEV_ERROR)
 			return;
+	if (facts_any_denied(facts))
+		return;	/* not "ready" on facts we could not all read */
 	if (!cuda || (n == 0 && !(facts->container.wsl && facts->container.dev_dxg) && !facts_devnode(facts, "/dev/nvidiactl")))
 		return;
 	/* Count what CUDA can use when it was asked, else what the bus shows. */

@@ -11,8 +11,9 @@ static void check_no_gpu(const struct facts *facts, struct findings *out)
 	const struct devnode *ctl = facts_devnode(facts, "/dev/nvidiactl");
 	struct finding *f;
 
-	if (facts->pci.count > 0 || (ctl && ctl->present) || (facts->container.wsl && facts->container.dev_dxg))
-		return;
+	if (facts->pci.count > 0 || (ctl && ctl->present) || (facts->container.wsl && facts->container.dev_dxg) ||
+	    fact_denied(&facts->pci.status) || fact_denied(&facts->kmod.status))
+		return;	/* what could not be read is not "no GPU" */
 	f = findings_add(out, "gpu.none", SEV_ERROR, STAGE_GPU, "no NVIDIA GPU is visible on this machine");
 	if (facts->container.wsl)
 		finding_detail(f, "This is WSL, but /dev/dxg is missing: the Windows side exposes no GPU to this "

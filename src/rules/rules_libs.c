@@ -64,6 +64,8 @@ static void check_missing(const struct facts *facts, struct findings *out)
 	const char *caps = facts_env(facts, "NVIDIA_DRIVER_CAPABILITIES");
 	struct finding *f;
 
+	if (fact_denied(&libs->cuda.status))
+		return;	/* not found where we could not look */
 	if (!gpu_expected(facts))
 		return;
 	if (cuda) {

@@ -2,6 +2,8 @@
  * rules_platform.c - containers started without GPUs, and a Linux driver
  * installed inside WSL.
  */
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "rules/rules.h"
@@ -85,9 +87,62 @@ static void check_wsl_driver(const struct facts *facts, struct findings *out)
 	finding_fix(f, "wsl --shutdown", "from Windows: restart WSL; keep the GPU driver up to date on the Windows side only");
 }
 
+/* Files the probes were refused: what they would have said is unknown, not absent. */
+static void check_unreadable(const struct facts *facts, struct findings *out)
+{
+	/* down the chain: the finding sits where the first gap is */
+	static const struct {
+		size_t offset;
+		enum stage stage;
+		const char *what;
+	} sections[] = {
+		{ offsetof(struct facts, pci.status), STAGE_GPU, "whether there is a GPU" },
+		{ offsetof(struct facts, kmod.status), STAGE_KERNEL, "the kernel module and device nodes" },
+		{ offsetof(struct facts, libs.cuda.status), STAGE_USER_LIBS, "which driver libraries load" },
+		{ offsetof(struct facts, toolkits.status), STAGE_TOOLKIT, "the CUDA toolkits" },
+		{ offsetof(struct facts, cudnn.status), STAGE_CUDNN, "cuDNN" },
+		{ offsetof(struct facts, python.status), STAGE_PYTHON, "the Python interpreters and their torch" },
+	};
+	char withheld[256] = "";
+	enum stage stage = STAGE_PLATFORM;
+	struct finding *f;
+	bool key = false;
+	int shown = facts->unreadable_kept;
+
+	if (facts->unreadable_count == 0)
+		return;
+	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+		const struct fact_status *st = (const void *)((const char *)facts + sections[i].offset);
+		size_t n = strlen(withheld);
+
+		if (!st->denied)
+			continue;
+		if (!key)
+			stage = sections[i].stage;
+		key = true;
+		snprintf(withheld + n, sizeof(withheld) - n, "%s%s", n ? ", " : "", sections[i].what);
+	}
+	f = findings_add(out, "system.unreadable", key ? SEV_ERROR : SEV_WARNING, stage,
+			 "cannot read the machine's files: permission denied");
+	if (key)
+		finding_detail(f, "gpudoctor was refused files it needs, so it cannot tell %s. It does not guess: "
+			       "nothing is reported missing or ready that it could not read.", withheld);
+	else
+		finding_detail(f, "gpudoctor was refused some files. What it reports did not depend on them, but the "
+			       "facts shown from them are incomplete.");
+	for (int i = 0; i < shown; i++)
+		finding_evidence(f, facts->unreadable[i], "", "permission denied");
+	finding_evidence(f, "refusals", "", "%d in all", facts->unreadable_count);
+	if (facts->live)
+		finding_fix(f, "sudo gpudoctor", "run it as root, which may read every file");
+	else
+		finding_fix(f, NULL, "run it as a user who may read the whole image (root), or make the files readable");
+}
+
 static const struct rule platform_rules[] = {
 	{ "container.no-gpu", check_container_no_gpu },
 	{ "wsl.driver", check_wsl_driver },
+	{ "system.unreadable", check_unreadable },
 };
 
 const struct rule_family rules_platform = { "platform", platform_rules,

@@ -89,6 +89,8 @@ static void check_conflict(const struct facts *facts, struct findings *out)
 	struct finding *f = NULL;
 	const char *ldp = facts_env(facts, "LD_LIBRARY_PATH");
 
+	if (fact_denied(&t->status))
+		return;	/* "does not exist" may only be "could not be read" */
 	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
 		const struct toolkit *tk = toolkit_with(t, vars[i].origin);
 
@@ -212,6 +214,8 @@ static void check_cudnn(const struct facts *facts, struct findings *out)
 	const struct cudnn_item *hdr = NULL, *lib = NULL;
 	struct finding *f;
 
+	if (fact_denied(&c->status))
+		return;
 	if (c->count == 0) {
 		if (facts->toolkits.count == 0)
 			return;

@@ -80,8 +80,8 @@ static void check_installed(const struct facts *f, struct findings *out)
 	const struct python_env *py = selected(f);
 	struct finding *fd;
 
-	if (!py || py->torch >= 0)
-		return;
+	if (!py || py->torch >= 0 || fact_denied(&f->python.status))
+		return;	/* (a torch in a directory we could not read is not "not installed") */
 	for (int i = 0; i < f->python.count; i++) {
 		const struct python_env *o = &f->python.envs[i];
 		const struct torch_install *t;

@@ -68,15 +68,15 @@ static int note_refusal(const struct rootfs *fs, const char *path, int e)
 	struct rootfs_denials *d = fs->denied;
 
 	if (d && refused(e)) {
+		/* every refusal counts (a probe asks whether any happened while it ran); paths are kept once */
 		bool seen = false;
 
-		for (unsigned i = 0; i < d->count && i < ROOTFS_DENIED_KEPT; i++)
+		for (unsigned i = 0; i < d->kept; i++)
 			seen |= strcmp(d->paths[i], path) == 0;
-		if (!seen) {
-			if (d->count < ROOTFS_DENIED_KEPT)
-				str_copy(d->paths[d->count], sizeof(d->paths[0]), path);
-			d->count++;
-		}
+		if (!seen && d->kept < ROOTFS_DENIED_KEPT)
+			str_copy(d->paths[d->kept++], sizeof(d->paths[0]), path);
+		str_copy(d->last, sizeof(d->last), path);
+		d->count++;
 	}
 	errno = e;
 	return -1;
@@ -87,11 +87,19 @@ unsigned rootfs_denied_count(const struct rootfs *fs)
 	return fs->denied ? fs->denied->count : 0;
 }
 
+unsigned rootfs_denied_kept(const struct rootfs *fs)
+{
+	return fs->denied ? fs->denied->kept : 0;
+}
+
 const char *rootfs_denied_path(const struct rootfs *fs, unsigned i)
 {
-	if (!fs->denied || i >= fs->denied->count || i >= ROOTFS_DENIED_KEPT)
-		return "";
-	return fs->denied->paths[i];
+	return fs->denied && i < fs->denied->kept ? fs->denied->paths[i] : "";
+}
+
+const char *rootfs_denied_last(const struct rootfs *fs)
+{
+	return fs->denied ? fs->denied->last : "";
 }
 
 /* Drop the last component of an absolute normalised path, keeping "/". */

@@ -36,8 +36,10 @@
 
 /* Paths whose reading was refused (EACCES, EPERM): the first few and a count. */
 struct rootfs_denials {
-	unsigned count;
+	unsigned count;				/* refusals */
+	unsigned kept;				/* distinct paths in paths[] */
 	char paths[ROOTFS_DENIED_KEPT][256];
+	char last[256];				/* the newest refusal's path */
 };
 
 struct rootfs {
@@ -107,8 +109,14 @@ long rootfs_pread(const struct rootfs *fs, const char *path, void *buf, size_t s
 FILE *rootfs_fopen(const struct rootfs *fs, const char *path);
 DIR *rootfs_opendir(const struct rootfs *fs, const char *path);
 
-/* How many refusals the log holds, and the path of refusal number i (from 0). */
+/*
+ * How many refusals there were, and the paths: the first ROOTFS_DENIED_KEPT
+ * distinct ones, and the newest. A probe notes the count before it runs and
+ * asks for the newest afterwards.
+ */
 unsigned rootfs_denied_count(const struct rootfs *fs);
-const char *rootfs_denied_path(const struct rootfs *fs, unsigned i);
+unsigned rootfs_denied_kept(const struct rootfs *fs);
+const char *rootfs_denied_path(const struct rootfs *fs, unsigned i);	/* i < kept; "" otherwise */
+const char *rootfs_denied_last(const struct rootfs *fs);
 
 #endif
