@@ -58,8 +58,12 @@ static void add_item(struct cudnn_facts *c, enum cudnn_kind kind, const char *pa
 {
 	struct cudnn_item *it;
 
-	if (c->count >= MAX_CUDNN || have_item(c, kind, path))
+	if (have_item(c, kind, path))
 		return;
+	if (c->count >= MAX_CUDNN) {
+		c->dropped++;
+		return;
+	}
 	it = &c->items[c->count++];
 	it->kind = kind;
 	str_copy(it->path, sizeof(it->path), path);
@@ -168,4 +172,5 @@ void probe_cudnn(struct facts *f, const struct probe_ctx *ctx)
 		fact_status_set(&c->status, FACT_ABSENT, "no cuDNN header or library found");
 	else
 		c->status.state = FACT_OK;
+	facts_dropped(f, "cuDNN headers and libraries", MAX_CUDNN, c->dropped);
 }

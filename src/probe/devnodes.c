@@ -119,8 +119,12 @@ static void add_node(struct facts *f, const struct probe_ctx *ctx, const char *p
 	struct devnode *node;
 	struct stat st;
 
-	if (k->node_count >= MAX_DEVNODES || rootfs_lstat(&ctx->fs, path, &st) < 0 || S_ISDIR(st.st_mode))
+	if (rootfs_lstat(&ctx->fs, path, &st) < 0 || S_ISDIR(st.st_mode))
 		return;
+	if (k->node_count >= MAX_DEVNODES) {
+		facts_dropped(f, "NVIDIA device nodes", MAX_DEVNODES, 1);
+		return;
+	}
 	node = &k->nodes[k->node_count++];
 	str_copy(node->path, sizeof(node->path), path);
 	node->present = true;

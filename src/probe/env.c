@@ -81,8 +81,9 @@ static enum visible_kind visible_token_kind(const char *tok)
  * CUDA reads the list left to right and stops at the first entry it cannot
  * use: "0,-1,1" exposes only GPU 0, "-1" or "" expose none.
  */
-static void parse_visible(struct env_facts *env, const char *value)
+static void parse_visible(struct facts *f, const char *value)
 {
+	struct env_facts *env = &f->env;
 	char buf[1024];
 	char *next;
 	enum visible_kind kind = VISIBLE_UNSET;
@@ -106,7 +107,9 @@ static void parse_visible(struct env_facts *env, const char *value)
 			str_copy(env->visible_invalid, sizeof(env->visible_invalid), tok);
 			break;
 		}
-		if (k == VISIBLE_INDICES && env->visible_index_count < MAX_PCI_GPUS) {
+		if (k == VISIBLE_INDICES && env->visible_index_count >= MAX_PCI_GPUS)
+			facts_dropped(f, "CUDA_VISIBLE_DEVICES indices", MAX_PCI_GPUS, 1);
+		else if (k == VISIBLE_INDICES) {
 			uint64_t v;
 
 			/* Saturate: atoi wraps "4294967296" to GPU 0. */
@@ -132,8 +135,10 @@ void probe_env(struct facts *f, const struct probe_ctx *ctx)
 		for (char *const *e = ctx->envp; e && *e; e++) {
 			if (strncmp(*e, known_vars[k].name, nlen) != 0 || (*e)[nlen] != '=')
 				continue;
-			if (env->count >= MAX_ENV_VARS)
+			if (env->count >= MAX_ENV_VARS) {
+				facts_dropped(f, "environment variables", MAX_ENV_VARS, 1);
 				break;
+			}
 			env->vars[env->count].name = known_vars[k].name;
 			env->vars[env->count].kind = known_vars[k].kind;
 			env->vars[env->count].value = str_dup(*e + nlen + 1);
@@ -147,6 +152,6 @@ void probe_env(struct facts *f, const struct probe_ctx *ctx)
 		const char *cvd = facts_env(f, "CUDA_VISIBLE_DEVICES");
 
 		if (cvd)
-			parse_visible(env, cvd);
+			parse_visible(f, cvd);
 	}
 }

@@ -45,8 +45,10 @@ void facts_note(struct facts *facts, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (facts->note_count >= MAX_NOTES)
+	if (facts->note_count >= MAX_NOTES) {
+		facts_dropped(facts, "notes", MAX_NOTES, 1);
 		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(facts->notes[facts->note_count++], sizeof(facts->notes[0]), fmt, ap);
 	va_end(ap);
@@ -160,4 +162,31 @@ bool facts_any_denied(const struct facts *f)
 		if (sections[i]->denied)
 			return true;
 	return false;
+}
+
+void facts_dropped(struct facts *facts, const char *what, int limit, int n)
+{
+	struct fact_limit *l = NULL;
+
+	if (n == 0)
+		return;
+	for (int i = 0; i < facts->nlimits && !l; i++)
+		if (facts->limits[i].what == what || strcmp(facts->limits[i].what, what) == 0)
+			l = &facts->limits[i];
+	if (!l && facts->nlimits < MAX_LIMITS) {
+		l = &facts->limits[facts->nlimits++];
+		l->what = what;
+		l->limit = limit;
+	}
+	if (!l)
+		l = &facts->limits[MAX_LIMITS - 1];	/* (the table has a row for every bound there is) */
+	l->dropped = n < 0 || l->dropped < 0 ? -1 : l->dropped + n;
+}
+
+void fact_limit_text(const struct fact_limit *l, char *out, size_t outsz)
+{
+	if (l->dropped < 0)
+		snprintf(out, outsz, "more %s not examined (the first %d were)", l->what, l->limit);
+	else
+		snprintf(out, outsz, "%d more %s not examined (the first %d were)", l->dropped, l->what, l->limit);
 }

@@ -49,6 +49,7 @@ struct user_facts {
 	uid_t uid;
 	gid_t gids[MAX_GROUPS];	/* primary group first */
 	int ngids;
+	int gids_dropped;	/* groups beyond MAX_GROUPS */
 	bool is_root;
 	char source[FACT_PATH];	/* where uid and groups came from */
 };
@@ -218,6 +219,7 @@ struct cudnn_facts {
 	struct fact_status status;
 	struct cudnn_item items[MAX_CUDNN];
 	int count;
+	int dropped;			/* found beyond MAX_CUDNN */
 };
 
 /* 7. environment variables that steer CUDA */
@@ -287,6 +289,7 @@ struct nvml_device {
 	int retired_pending, remap_pending, remap_failure;
 	int cc_major, cc_minor;
 	int nprocs;
+	int procs_total;			/* when more than MAX_RT_PROCS: how many NVML has, none listed */
 	struct { unsigned pid; long long used_mib; } procs[MAX_RT_PROCS];
 };
 
@@ -333,8 +336,8 @@ struct runtime_facts {
 };
 
 /* 10. Python interpreters and the PyTorch each one imports */
-#define MAX_PYTHONS 24
-#define MAX_TORCHES 16
+#define MAX_PYTHONS 64
+#define MAX_TORCHES 32
 #define MAX_SITE_DIRS 6
 
 enum python_kind { PY_SYSTEM, PY_VENV, PY_CONDA, PY_PYENV, PY_OTHER };
@@ -349,11 +352,13 @@ struct python_env {
 	bool on_path;			/* what a plain `python3` runs */
 	char site_dirs[MAX_SITE_DIRS][FACT_PATH];	/* in import order */
 	int nsite;
+	int nsite_dropped;		/* site directories beyond MAX_SITE_DIRS */
 	int torch;			/* index into torches of the torch it imports, -1 for none */
 	int torch_shadowed;		/* a second torch later on its path, hidden by the first; -1 */
 };
 
 #define MAX_TORCH_LIBS 24
+#define MAX_TORCH_WHEELS 16
 #define MAX_TORCH_ARCHS 24
 
 /* A CUDA library libtorch_cuda.so needs, and where the loader would take it from. */
@@ -377,7 +382,7 @@ struct torch_install {
 	bool archs_known;
 	bool archs_truncated;
 	/* the nvidia-* wheels beside it: "nvidia_cudnn_cu12 9.1.0.70" */
-	char wheels[12][64];
+	char wheels[MAX_TORCH_WHEELS][64];
 	int nwheels;
 	/* conda's records in the environment's conda-meta */
 	char conda_pytorch[64];		/* the pytorch package file: pytorch-2.3.1-py3.10_cpu_0 */
@@ -426,11 +431,22 @@ struct python_facts {
 	struct torch_install torches[MAX_TORCHES];
 	int ntorch;
 	struct torch_deep deep;
+	int unlisted;			/* environments found and looked into, without torch, not listed */
 	char uv[FACT_PATH];		/* uv on PATH, "" when none: fixes then offer `uv pip` too */
+};
+
+/* A bound that dropped data: what, the bound, and how many were left out. */
+#define MAX_LIMITS 24
+struct fact_limit {
+	const char *what;		/* static: "Python interpreters" */
+	int limit;
+	int dropped;			/* -1: some, how many unknown */
 };
 
 struct facts {
 	char root[FACT_PATH];		/* "/" when live */
+	struct fact_limit limits[MAX_LIMITS];	/* every bound that left something out says so */
+	int nlimits;
 	bool live;
 	char notes[MAX_NOTES][FACT_TEXT * 2];	/* probe remarks worth showing */
 	int note_count;
@@ -459,6 +475,14 @@ void fact_status_set(struct fact_status *st, enum fact_state state, const char *
 	__attribute__((format(printf, 3, 4)));
 void facts_note(struct facts *facts, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * Record that n items of what (a static plural noun phrase) were left out
+ * at a bound of limit (n -1: some, uncounted). Every fixed-size table of the model calls this when
+ * it is full, so the report can say what it did not examine.
+ */
+void facts_dropped(struct facts *facts, const char *what, int limit, int n);
+/* "3 more Python interpreters not examined (the first 24 were)" */
+void fact_limit_text(const struct fact_limit *l, char *out, size_t outsz);
 
 const char *fact_state_name(enum fact_state state);
 const char *lib_origin_name(enum lib_origin origin);

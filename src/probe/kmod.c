@@ -164,18 +164,22 @@ static void find_module_on_disk(struct kmod_facts *k, const struct rootfs *fs, c
 }
 
 /* /var/lib/dkms/nvidia/<version>/<kernel>/<arch>/module/ */
-static void read_dkms(struct kmod_facts *k, const struct rootfs *fs, const char *release)
+static void read_dkms(struct facts *f, struct kmod_facts *k, const struct rootfs *fs, const char *release)
 {
 	DIR *d = rootfs_opendir(fs, "/var/lib/dkms/nvidia");
 	struct dirent *de;
 
 	if (!d)
 		return;
-	while ((de = readdir(d)) && k->dkms_count < MAX_DKMS) {
+	while ((de = readdir(d))) {
 		char path[FACT_PATH];
 
 		if (de->d_name[0] == '.' || !version_is_valid(de->d_name))
 			continue;
+		if (k->dkms_count >= MAX_DKMS) {
+			facts_dropped(f, "DKMS driver versions", MAX_DKMS, 1);
+			continue;
+		}
 		str_copy(k->dkms_versions[k->dkms_count++], FACT_VER, de->d_name);
 		str_printf(path, sizeof(path), "/var/lib/dkms/nvidia/%s/%s", de->d_name, release);
 		if (release[0] && rootfs_is_dir(fs, path))
@@ -276,7 +280,7 @@ void probe_kmod(struct facts *f, const struct probe_ctx *ctx)
 		fact_status_set(&k->on_disk_status, FACT_UNKNOWN, "kernel modules live on the host");
 	else
 		find_module_on_disk(k, fs, f->system.kernel_release);
-	read_dkms(k, fs, f->system.kernel_release);
+	read_dkms(f, k, fs, f->system.kernel_release);
 	read_blacklist(k, fs);
 	if (!f->container.in_container)
 		read_secure_boot(k, fs);

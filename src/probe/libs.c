@@ -10,9 +10,12 @@
 #include "probe/probe.h"
 #include "util/str.h"
 
-static void choose(struct lib_choice *choice, const struct loader *ld, const char *soname)
+static void choose(struct facts *f, struct lib_choice *choice, const struct loader *ld, const char *soname)
 {
-	choice->count = loader_find(ld, soname, choice->candidates, MAX_LIB_CANDIDATES);
+	int dropped = 0;
+
+	choice->count = loader_find(ld, soname, choice->candidates, MAX_LIB_CANDIDATES, &dropped);
+	facts_dropped(f, "places the loader could take a driver library from", MAX_LIB_CANDIDATES, dropped);
 	choice->chosen = -1;
 	for (int i = 0; i < choice->count; i++) {
 		if (!choice->candidates[i].in_cache_dir_only) {
@@ -52,7 +55,8 @@ void probe_libs(struct facts *f, const struct probe_ctx *ctx)
 	str_copy(libs->ldcache_source, sizeof(libs->ldcache_source),
 		 ld->have_cache ? "/etc/ld.so.cache" : "/etc/ld.so.conf");
 	libs->ldcache_entries = (int)ld->cache.count;
-	choose(&libs->cuda, ld, "libcuda.so.1");
-	choose(&libs->nvml, ld, "libnvidia-ml.so.1");
+	choose(f, &libs->cuda, ld, "libcuda.so.1");
+	choose(f, &libs->nvml, ld, "libnvidia-ml.so.1");
+	facts_dropped(f, "library search directories", LOADER_MAX_DIRS, ld->dropped_dirs);
 	loader_scan_prefix(ld, "libcuda.so", note_stub, libs);
 }

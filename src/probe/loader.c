@@ -17,12 +17,17 @@ static const char *const default_dirs[] = {
 	"/usr/lib/aarch64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib",
 };
 
-static void add_dir(char **dirs, int *n, const char *dir)
+/* Append dir to dirs (cap entries) once; what does not fit is counted in *dropped. */
+static void add_dir(char **dirs, int *n, int cap, const char *dir, int *dropped)
 {
 	for (int i = 0; i < *n; i++)
 		if (strcmp(dirs[i], dir) == 0)
 			return;
-	if (*n < LOADER_MAX_DIRS && dir[0] == '/' && (dirs[*n] = str_dup(dir)))
+	if (dir[0] != '/')
+		return;
+	if (*n >= cap)
+		(*dropped)++;
+	else if ((dirs[*n] = str_dup(dir)))
 		(*n)++;
 }
 
@@ -45,9 +50,13 @@ static void read_ldconf_include(struct loader *ld, const char *pattern, int dept
 	if (path_dirname(pat, dir, sizeof(dir)) < 0 || !(d = rootfs_opendir(ld->fs, dir)))
 		return;
 	base = path_basename(pat);
-	while ((de = readdir(d)) && n < 128)
-		if (de->d_name[0] != '.' && fnmatch(base, de->d_name, 0) == 0)
-			names[n++] = str_dup(de->d_name);
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' && fnmatch(base, de->d_name, 0) == 0) {
+			if (n < (int)(sizeof(names) / sizeof(names[0])))
+				names[n++] = str_dup(de->d_name);
+			else
+				ld->dropped_dirs++;
+		}
 	closedir(d);
 	/* glob(3) sorts, and the order decides which directory wins. */
 	for (int i = 1; i < n; i++)
@@ -81,13 +90,13 @@ static void read_ldconf(struct loader *ld, const char *path, int depth)
 				read_ldconf_include(ld, p, depth);
 		} else if (line[0] == '/') {
 			line[strcspn(line, " \t=")] = '\0';	/* drop old "dir=TYPE" hints */
-			add_dir(ld->conf_dirs, &ld->nconf, line);
+			add_dir(ld->conf_dirs, &ld->nconf, LOADER_MAX_DIRS, line, &ld->dropped_dirs);
 		}
 	}
 	free(text);
 }
 
-static void split_list(char **dirs, int *n, const char *value, const char *seps)
+static void split_list(char **dirs, int *n, int cap, const char *value, const char *seps, int *dropped)
 {
 	char buf[8192], *save = NULL;
 
@@ -95,7 +104,7 @@ static void split_list(char **dirs, int *n, const char *value, const char *seps)
 		return;
 	str_copy(buf, sizeof(buf), value);
 	for (char *p = strtok_r(buf, seps, &save); p; p = strtok_r(NULL, seps, &save))
-		add_dir(dirs, n, p);
+		add_dir(dirs, n, cap, p, dropped);
 }
 
 int loader_init(struct loader *ld, const struct rootfs *fs, const char *ld_library_path,
@@ -105,8 +114,8 @@ int loader_init(struct loader *ld, const struct rootfs *fs, const char *ld_libra
 
 	memset(ld, 0, sizeof(*ld));
 	ld->fs = fs;
-	split_list(ld->env_dirs, &ld->nenv, ld_library_path, ":;");
-	split_list(ld->preload, &ld->npreload, ld_preload, ": \t");
+	split_list(ld->env_dirs, &ld->nenv, LOADER_MAX_DIRS, ld_library_path, ":;", &ld->dropped_dirs);
+	split_list(ld->preload, &ld->npreload, LOADER_MAX_PRELOAD, ld_preload, ": \t", &ld->dropped_dirs);
 	if (arch && strcmp(arch, "x86_64") == 0)
 		ld->arch_flags = LDCACHE_FLAG_X8664_LIB64;
 	else if (arch && strcmp(arch, "aarch64") == 0)
@@ -175,7 +184,7 @@ static int find_path(const struct lib_candidate *out, int n, const char *path)
 	return -1;
 }
 
-static int add_candidate(const struct loader *ld, struct lib_candidate *out, int n, int max,
+static int add_candidate(const struct loader *ld, struct lib_candidate *out, int n, int max, int *dropped,
 			 const char *soname, const char *path, enum lib_origin origin, bool dir_only)
 {
 	int seen = find_path(out, n, path);
@@ -192,8 +201,10 @@ static int add_candidate(const struct loader *ld, struct lib_candidate *out, int
 		}
 		return n;
 	}
-	if (n >= max)
+	if (n >= max) {
+		(*dropped)++;
 		return n;
+	}
 	memset(&out[n], 0, sizeof(out[n]));
 	str_copy(out[n].soname, sizeof(out[n].soname), soname);
 	str_copy(out[n].path, sizeof(out[n].path), path);
@@ -204,13 +215,13 @@ static int add_candidate(const struct loader *ld, struct lib_candidate *out, int
 }
 
 static int find_in_dirs(const struct loader *ld, char *const *dirs, int ndirs, const char *soname,
-			enum lib_origin origin, bool dir_only, struct lib_candidate *out, int n, int max)
+			enum lib_origin origin, bool dir_only, struct lib_candidate *out, int n, int max, int *dropped)
 {
 	for (int i = 0; i < ndirs; i++) {
 		char path[FACT_PATH];
 
 		if (path_join(path, sizeof(path), dirs[i], soname) == 0 && rootfs_exists(ld->fs, path))
-			n = add_candidate(ld, out, n, max, soname, path,
+			n = add_candidate(ld, out, n, max, dropped, soname, path,
 					  str_starts_with(path, "/usr/lib/wsl/") ? LIB_FROM_WSL : origin, dir_only);
 	}
 	return n;
@@ -221,28 +232,30 @@ static bool arch_ok(const struct loader *ld, int32_t flags)
 	return !ld->arch_flags || (flags & LDCACHE_FLAG_ARCH_MASK) == ld->arch_flags;
 }
 
-int loader_find(const struct loader *ld, const char *soname, struct lib_candidate *out, int max)
+int loader_find(const struct loader *ld, const char *soname, struct lib_candidate *out, int max, int *dropped)
 {
-	int n = 0;
+	int n = 0, ignored = 0;
 
+	if (!dropped)
+		dropped = &ignored;
 	for (int i = 0; i < ld->npreload; i++)
 		if (str_starts_with(path_basename(ld->preload[i]), soname) && rootfs_exists(ld->fs, ld->preload[i]))
-			n = add_candidate(ld, out, n, max, soname, ld->preload[i], LIB_FROM_PRELOAD, false);
-	n = find_in_dirs(ld, ld->env_dirs, ld->nenv, soname, LIB_FROM_LD_LIBRARY_PATH, false, out, n, max);
+			n = add_candidate(ld, out, n, max, dropped, soname, ld->preload[i], LIB_FROM_PRELOAD, false);
+	n = find_in_dirs(ld, ld->env_dirs, ld->nenv, soname, LIB_FROM_LD_LIBRARY_PATH, false, out, n, max, dropped);
 	if (ld->have_cache) {
 		for (size_t i = 0; i < ld->cache.count; i++) {
 			const struct ldcache_entry *e = &ld->cache.entries[i];
 
 			if (strcmp(e->name, soname) == 0 && arch_ok(ld, e->flags) && rootfs_exists(ld->fs, e->path))
-				n = add_candidate(ld, out, n, max, soname, e->path, LIB_FROM_LDCACHE, false);
+				n = add_candidate(ld, out, n, max, dropped, soname, e->path, LIB_FROM_LDCACHE, false);
 		}
 		/* What ldconfig would add if it ran now: a stale cache. */
-		n = find_in_dirs(ld, ld->conf_dirs, ld->nconf, soname, LIB_FROM_LDCONF, true, out, n, max);
+		n = find_in_dirs(ld, ld->conf_dirs, ld->nconf, soname, LIB_FROM_LDCONF, true, out, n, max, dropped);
 	} else {
-		n = find_in_dirs(ld, ld->conf_dirs, ld->nconf, soname, LIB_FROM_LDCONF, false, out, n, max);
+		n = find_in_dirs(ld, ld->conf_dirs, ld->nconf, soname, LIB_FROM_LDCONF, false, out, n, max, dropped);
 	}
 	n = find_in_dirs(ld, (char *const *)default_dirs, (int)(sizeof(default_dirs) / sizeof(default_dirs[0])),
-			 soname, LIB_FROM_DEFAULT_DIR, false, out, n, max);
+			 soname, LIB_FROM_DEFAULT_DIR, false, out, n, max, dropped);
 	return n;
 }
 

@@ -14,10 +14,11 @@
 #include "util/rootfs.h"
 
 #define LOADER_MAX_DIRS 64
+#define LOADER_MAX_PRELOAD 16
 
 struct loader {
 	const struct rootfs *fs;	/* borrowed */
-	char *preload[16];		/* owned strings */
+	char *preload[LOADER_MAX_PRELOAD];	/* owned strings */
 	int npreload;
 	char *env_dirs[LOADER_MAX_DIRS];	/* LD_LIBRARY_PATH, owned */
 	int nenv;
@@ -27,6 +28,7 @@ struct loader {
 	bool have_cache;
 	struct fact_status cache_status;
 	int32_t arch_flags;		/* expected ABI bits, 0 = accept any */
+	int dropped_dirs;		/* directories, preloads or ld.so.conf.d files beyond the bounds */
 };
 
 int loader_init(struct loader *ld, const struct rootfs *fs, const char *ld_library_path,
@@ -36,9 +38,10 @@ void loader_release(struct loader *ld);
 /*
  * Every place the loader could take soname from, in its search order,
  * duplicates removed. The first one not flagged in_cache_dir_only is what
- * dlopen(soname) loads. Returns the number written to out.
+ * dlopen(soname) loads. Returns the number written to out; *dropped (may
+ * be NULL) counts the places found beyond max.
  */
-int loader_find(const struct loader *ld, const char *soname, struct lib_candidate *out, int max);
+int loader_find(const struct loader *ld, const char *soname, struct lib_candidate *out, int max, int *dropped);
 
 /* Fill resolved/version/is_stub of a candidate from its path. */
 void loader_describe(const struct loader *ld, struct lib_candidate *cand);

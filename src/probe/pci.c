@@ -147,8 +147,8 @@ void probe_pci(struct facts *f, const struct probe_ctx *ctx)
 			continue;
 		}
 		if (pci->count >= MAX_PCI_GPUS) {
-			facts_note(f, "more than %d NVIDIA GPUs; the rest are not listed", MAX_PCI_GPUS);
-			break;
+			facts_dropped(f, "NVIDIA GPUs on the PCI bus", MAX_PCI_GPUS, 1);
+			continue;
 		}
 		gpu = &pci->gpus[pci->count++];
 		str_copy(gpu->address, sizeof(gpu->address), de->d_name);

@@ -30,7 +30,7 @@ int cuda_h_version(const struct rootfs *fs, const char *path, char *out, size_t 
 bool probe_find_on_path(const struct facts *f, const struct rootfs *fs, const char *name, char *out, size_t outsz);
 
 /* libtorch_cuda.so's CUDA libraries and fat-binary architectures, into t. */
-void probe_torch_libs(const struct probe_ctx *ctx, struct torch_install *t);
+void probe_torch_libs(struct facts *f, const struct probe_ctx *ctx, struct torch_install *t);
 
 /* A field of torch/version.py: the quoted value, "" for None; -1 if absent. */
 int torch_version_field(const char *text, const char *key, char *out, size_t outsz);

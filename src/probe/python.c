@@ -16,6 +16,15 @@
 #include "util/str.h"
 
 #define SMALL_FILE_MAX (64 * 1024)
+/* ~/.conda/environments.txt of a shared install can list thousands of environments. */
+#define ENV_LIST_MAX (4 * 1024 * 1024)
+/*
+ * Environments found by scanning (conda's, pyenv's, Jupyter's) are listed in
+ * full up to here; after that only those that hold a torch, so that the
+ * torch in the 10,000th environment of a cluster's shared conda is still
+ * found, while the table keeps room for them and for --python.
+ */
+#define SCAN_DETAILED (MAX_PYTHONS - 16)
 
 static const char *home_of(const struct facts *f)
 {
@@ -76,8 +85,12 @@ static void add_site(struct python_env *py, const struct rootfs *fs, const char 
 	for (int i = 0; i < py->nsite; i++)
 		if (strcmp(py->site_dirs[i], dir) == 0)
 			return;
-	if (py->nsite < MAX_SITE_DIRS && rootfs_is_dir(fs, dir))
+	if (!rootfs_is_dir(fs, dir))
+		return;
+	if (py->nsite < MAX_SITE_DIRS)
 		str_copy(py->site_dirs[py->nsite++], FACT_PATH, dir);
+	else
+		py->nsite_dropped++;
 }
 
 /* sys.path's site part, in import order: the user site first, then the prefix's. */
@@ -108,13 +121,53 @@ static void site_dirs(const struct facts *f, const struct rootfs *fs, struct pyt
 	add_site(py, fs, dir);
 }
 
-static int add_interpreter(struct facts *f, const struct rootfs *fs, const char *exe, const char *found_by, bool on_path)
+/* Whether a prefix holds lib/pythonX.Y/site-packages/torch: a directory listing and a stat per version. */
+static bool prefix_has_torch(const struct rootfs *fs, const char *prefix)
+{
+	char lib[FACT_PATH], path[FACT_PATH];
+	struct dirent *de;
+	bool found = false;
+	DIR *d;
+
+	if (path_join(lib, sizeof(lib), prefix, "lib") < 0 || !(d = rootfs_opendir(fs, lib)))
+		return false;
+	while (!found && (de = readdir(d)))
+		found = str_starts_with(de->d_name, "python") &&
+			str_printf(path, sizeof(path), "%s/%s/site-packages/torch/version.py", lib, de->d_name) == 0 &&
+			rootfs_exists(fs, path);
+	closedir(d);
+	return found;
+}
+
+/* Past SCAN_DETAILED, a scanned environment is listed only when new and holding a torch. */
+static bool worth_listing(struct facts *f, const struct rootfs *fs, const char *exe)
+{
+	struct python_facts *p = &f->python;
+	char bin[FACT_PATH], prefix[FACT_PATH];
+
+	if (p->count < SCAN_DETAILED)
+		return true;
+	path_dirname(exe, bin, sizeof(bin));
+	path_dirname(bin, prefix, sizeof(prefix));
+	for (int i = 0; i < p->count; i++)
+		if (strcmp(p->envs[i].prefix, prefix) == 0)
+			return true;	/* known already: add_interpreter merges it */
+	if (prefix_has_torch(fs, prefix))
+		return true;
+	p->unlisted++;
+	return false;
+}
+
+static int add_interpreter(struct facts *f, const struct rootfs *fs, const char *exe, const char *found_by, bool on_path,
+			   bool scanned)
 {
 	struct python_facts *p = &f->python;
 	struct python_env *py;
 	char real[FACT_PATH], bin[FACT_PATH], prefix[FACT_PATH], cfg_path[FACT_PATH], *cfg = NULL;
 	char home[FACT_PATH] = "", value[16] = "";
 
+	if (scanned && !worth_listing(f, fs, exe))
+		return -1;
 	if (!rootfs_exists(fs, exe))
 		return -1;
 	if (!resolve_pyenv_shim(f, fs, exe, real, sizeof(real))) {
@@ -138,6 +191,7 @@ static int add_interpreter(struct facts *f, const struct rootfs *fs, const char 
 		}
 	}
 	if (p->count >= MAX_PYTHONS) {
+		facts_dropped(f, "Python interpreters", MAX_PYTHONS, 1);
 		free(cfg);
 		return -1;
 	}
@@ -233,7 +287,7 @@ static void scan_path(struct facts *f, const struct rootfs *fs)
 
 			if (dir[0] != '/' || path_join(exe, sizeof(exe), dir, names[i]) < 0)
 				continue;
-			if (add_interpreter(f, fs, exe, "PATH", first && i == 0) >= 0 && i == 0)
+			if (add_interpreter(f, fs, exe, "PATH", first && i == 0, false) >= 0 && i == 0)
 				first = false;
 		}
 	}
@@ -245,15 +299,19 @@ static void scan_conda(struct facts *f, const struct rootfs *fs)
 	static const char *const bases[] = { "miniconda3", "anaconda3", "miniforge3", "mambaforge", ".conda" };
 	const char *home = home_of(f);
 	char path[FACT_PATH], *text = NULL, *cur, *line;
+	bool cut = false;
 
 	if (home && str_printf(path, sizeof(path), "%s/.conda/environments.txt", home) == 0 &&
-	    rootfs_read(fs, path, SMALL_FILE_MAX, &text, NULL, NULL, NULL) == 0) {
+	    rootfs_read(fs, path, ENV_LIST_MAX, &text, NULL, &cut, NULL) == 0) {
+		if (cut)
+			facts_note(f, "%s is longer than %d MiB: the environments after that are not read", path,
+				   ENV_LIST_MAX >> 20);
 		cur = text;
 		while ((line = line_next(&cur))) {
 			char exe[FACT_PATH];
 
 			if (str_trim(line)[0] == '/' && str_printf(exe, sizeof(exe), "%s/bin/python", line) == 0)
-				add_interpreter(f, fs, exe, "conda environments", false);
+				add_interpreter(f, fs, exe, "conda environments", false, true);
 		}
 		free(text);
 	}
@@ -269,13 +327,13 @@ static void scan_conda(struct facts *f, const struct rootfs *fs)
 			str_copy(base, sizeof(base), "/opt/conda");
 		}
 		str_printf(path, sizeof(path), "%s/bin/python", base);
-		add_interpreter(f, fs, path, "conda", false);
+		add_interpreter(f, fs, path, "conda", false, false);
 		str_printf(envs, sizeof(envs), "%s/envs", base);
 		if (!(d = rootfs_opendir(fs, envs)))
 			continue;
 		while ((de = readdir(d))) {
 			if (de->d_name[0] != '.' && str_printf(path, sizeof(path), "%s/%s/bin/python", envs, de->d_name) == 0)
-				add_interpreter(f, fs, path, "conda envs", false);
+				add_interpreter(f, fs, path, "conda envs", false, true);
 		}
 		closedir(d);
 	}
@@ -292,7 +350,7 @@ static void scan_dir_versions(struct facts *f, const struct rootfs *fs, const ch
 		char exe[FACT_PATH];
 
 		if (de->d_name[0] != '.' && str_printf(exe, sizeof(exe), "%s/%s/bin/python3", dir, de->d_name) == 0)
-			add_interpreter(f, fs, exe, found_by, false);
+			add_interpreter(f, fs, exe, found_by, false, true);
 	}
 	closedir(d);
 }
@@ -315,7 +373,7 @@ static void add_kernel(struct facts *f, const struct rootfs *fs, const char *dir
 		display = json_object_get(spec, "display_name");
 		str_printf(found_by, sizeof(found_by), "jupyter kernel %s",
 			   json_is_string(display) ? json_string_value(display) : name);
-		add_interpreter(f, fs, json_string_value(exe), found_by, false);
+		add_interpreter(f, fs, json_string_value(exe), found_by, false, true);
 	}
 	json_decref(spec);
 }
@@ -372,9 +430,9 @@ void probe_python(struct facts *f, const struct probe_ctx *ctx)
 
 	scan_path(f, fs);
 	if (venv && str_printf(path, sizeof(path), "%s/bin/python", venv) == 0)
-		add_interpreter(f, fs, path, "VIRTUAL_ENV", false);
+		add_interpreter(f, fs, path, "VIRTUAL_ENV", false, false);
 	if (conda && str_printf(path, sizeof(path), "%s/bin/python", conda) == 0)
-		add_interpreter(f, fs, path, "CONDA_PREFIX", false);
+		add_interpreter(f, fs, path, "CONDA_PREFIX", false, false);
 	scan_conda(f, fs);
 	if (pyenv_root)
 		str_printf(path, sizeof(path), "%s/versions", pyenv_root);
@@ -382,8 +440,8 @@ void probe_python(struct facts *f, const struct probe_ctx *ctx)
 		str_printf(path, sizeof(path), "%s/.pyenv/versions", home);
 	if (pyenv_root || home)
 		scan_dir_versions(f, fs, path, "pyenv");
-	add_interpreter(f, fs, "/usr/bin/python3", "system", false);
-	add_interpreter(f, fs, "/usr/local/bin/python3", "system", false);
+	add_interpreter(f, fs, "/usr/bin/python3", "system", false, false);
+	add_interpreter(f, fs, "/usr/local/bin/python3", "system", false, false);
 	scan_jupyter(f, fs);
 	if (ctx->python && ctx->python[0]) {
 		char exe[FACT_PATH];
@@ -397,7 +455,7 @@ void probe_python(struct facts *f, const struct probe_ctx *ctx)
 			if (getcwd(cwd, sizeof(cwd)))
 				str_printf(exe, sizeof(exe), "%s/%s", cwd, ctx->python);
 		}
-		p->selected = add_interpreter(f, fs, exe, "--python", false);
+		p->selected = add_interpreter(f, fs, exe, "--python", false, false);
 		if (p->selected < 0)
 			facts_note(f, "--python %s: no such interpreter; diagnosing the one on PATH", ctx->python);
 		str_copy(p->selected_reason, sizeof(p->selected_reason), "--python");
@@ -413,6 +471,10 @@ void probe_python(struct facts *f, const struct probe_ctx *ctx)
 		str_copy(p->selected_reason, sizeof(p->selected_reason), "the first interpreter found");
 	}
 	probe_find_on_path(f, fs, "uv", p->uv, sizeof(p->uv));
+	if (p->unlisted)
+		facts_note(f, "%d more Python environments hold no torch and are not listed", p->unlisted);
+	for (int i = 0; i < p->count; i++)
+		facts_dropped(f, "site directories of an interpreter", MAX_SITE_DIRS, p->envs[i].nsite_dropped);
 	if (p->count == 0)
 		fact_status_set(&p->status, FACT_ABSENT, "no Python interpreter found");
 	else

@@ -147,8 +147,10 @@ static struct toolkit *add_toolkit(struct facts *f, const struct rootfs *fs, con
 			return &t->items[i];
 		}
 	}
-	if (t->count >= MAX_TOOLKITS)
+	if (t->count >= MAX_TOOLKITS) {
+		facts_dropped(f, "CUDA toolkits", MAX_TOOLKITS, 1);
 		return NULL;
+	}
 	tk = &t->items[t->count++];
 	str_copy(tk->path, sizeof(tk->path), path);
 	str_copy(tk->real_path, sizeof(tk->real_path), real);
@@ -171,9 +173,14 @@ static void scan_dir(struct facts *f, const struct rootfs *fs, const char *dir)
 
 	if (!d)
 		return;
-	while ((de = readdir(d)) && n < MAX_TOOLKITS)
-		if (str_starts_with(de->d_name, "cuda"))
+	while ((de = readdir(d))) {
+		if (!str_starts_with(de->d_name, "cuda"))
+			continue;
+		if (n < MAX_TOOLKITS)
 			str_copy(names[n++], sizeof(names[0]), de->d_name);
+		else
+			facts_dropped(f, "CUDA toolkits", MAX_TOOLKITS, 1);
+	}
 	closedir(d);
 	qsort(names, (size_t)n, sizeof(names[0]), (int (*)(const void *, const void *))strcmp);
 	for (int i = 0; i < n; i++) {

@@ -56,19 +56,23 @@ int torch_version_field(const char *text, const char *key, char *out, size_t out
 }
 
 /* "nvidia_cudnn_cu12-9.1.0.70.dist-info" -> "nvidia_cudnn_cu12 9.1.0.70" */
-static void read_wheels(const struct rootfs *fs, const char *site, struct torch_install *t)
+static void read_wheels(struct facts *f, const struct rootfs *fs, const char *site, struct torch_install *t)
 {
 	DIR *d = rootfs_opendir(fs, site);
 	struct dirent *de;
 
 	if (!d)
 		return;
-	while ((de = readdir(d)) && t->nwheels < 12) {
+	while ((de = readdir(d))) {
 		char name[128], *dash;
 
 		if (!str_starts_with(de->d_name, "nvidia_") || !str_ends_with(de->d_name, ".dist-info") ||
 		    str_copy(name, sizeof(name), de->d_name) < 0)
 			continue;
+		if (t->nwheels >= MAX_TORCH_WHEELS) {
+			facts_dropped(f, "nvidia-* wheels beside torch", MAX_TORCH_WHEELS, 1);
+			continue;
+		}
 		name[strlen(name) - 10] = '\0';
 		if ((dash = strchr(name, '-')))
 			*dash = ' ';
@@ -150,7 +154,11 @@ static int add_torch(struct facts *f, const struct rootfs *fs, const char *site,
 	for (int i = 0; i < p->ntorch; i++)
 		if (strcmp(p->torches[i].dir, dir) == 0)
 			return i;
-	if (p->ntorch >= MAX_TORCHES || rootfs_read(fs, vpath, VERSION_PY_MAX, &text, NULL, NULL, NULL) < 0)
+	if (p->ntorch >= MAX_TORCHES) {
+		facts_dropped(f, "torch installs", MAX_TORCHES, 1);
+		return -1;
+	}
+	if (rootfs_read(fs, vpath, VERSION_PY_MAX, &text, NULL, NULL, NULL) < 0)
 		return -1;
 	t = &p->torches[p->ntorch];
 	memset(t, 0, sizeof(*t));
@@ -162,7 +170,7 @@ static int add_torch(struct facts *f, const struct rootfs *fs, const char *site,
 	t->debug = strcmp(debug, "True") == 0;
 	free(text);
 	read_dist_info(fs, site, t);
-	read_wheels(fs, site, t);
+	read_wheels(f, fs, site, t);
 	read_conda_meta(fs, site, t);
 	if (!t->installer[0])
 		str_copy(t->installer, sizeof(t->installer),
@@ -177,7 +185,7 @@ static void read_selected_libs(struct facts *f, const struct probe_ctx *ctx)
 	struct python_facts *p = &f->python;
 
 	if (p->selected >= 0 && p->envs[p->selected].torch >= 0 && p->torches[p->envs[p->selected].torch].cuda[0])
-		probe_torch_libs(ctx, &p->torches[p->envs[p->selected].torch]);
+		probe_torch_libs(f, ctx, &p->torches[p->envs[p->selected].torch]);
 }
 
 void probe_torch(struct facts *f, const struct probe_ctx *ctx)

@@ -105,7 +105,7 @@ static void parse_report(struct torch_deep *d, const char *out)
 	copy_string(j, "file", d->file, sizeof(d->file));
 	json_array_foreach(json_object_get(j, "devices"), i, dev) {
 		if (d->ndevices >= MAX_DEEP_DEVICES)
-			break;
+			break;	/* the script stops at the same number: counted below */
 		copy_string(dev, "name", d->devices[d->ndevices].name, sizeof(d->devices[0].name));
 		copy_string(dev, "cc", d->devices[d->ndevices].cc, sizeof(d->devices[0].cc));
 		copy_string(dev, "test", d->devices[d->ndevices].test, sizeof(d->devices[0].test));
@@ -206,7 +206,10 @@ void probe_torch_deep(struct facts *f, const struct probe_ctx *ctx)
 	else if (res.exit_code != 0)
 		str_printf(d->error, sizeof(d->error), "the interpreter %s %d: %.200s",
 			   res.signal ? "died of signal" : "exited with", res.signal ? res.signal : res.exit_code, res.err);
-	else
+	else {
 		parse_report(d, res.out);
+		if (d->device_count > MAX_DEEP_DEVICES)
+			facts_dropped(f, "GPUs tested by import torch", MAX_DEEP_DEVICES, d->device_count - MAX_DEEP_DEVICES);
+	}
 	subprocess_result_release(&res);
 }

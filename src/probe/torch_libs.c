@@ -79,7 +79,8 @@ static void resolve(const struct probe_ctx *ctx, const struct elf_dynamic *dyn, 
 	}
 	if (dyn->runpath[0])
 		find_in_list(&ctx->fs, dyn->runpath, origin, l->soname, runpath_copy, sizeof(runpath_copy));
-	n = ld ? loader_find(ld, l->soname, cands, 8) : 0;
+	/* only the first candidates can win: the rest need not be counted */
+	n = ld ? loader_find(ld, l->soname, cands, 8, NULL) : 0;
 	for (int i = 0; i < n; i++) {
 		if (cands[i].in_cache_dir_only)
 			continue;
@@ -104,7 +105,7 @@ static void resolve(const struct probe_ctx *ctx, const struct elf_dynamic *dyn, 
 	}
 }
 
-static void read_archs(const struct probe_ctx *ctx, struct torch_install *t)
+static void read_archs(struct facts *f, const struct probe_ctx *ctx, struct torch_install *t)
 {
 	struct fatbin_archs fa;
 	struct error err;
@@ -117,9 +118,11 @@ static void read_archs(const struct probe_ctx *ctx, struct torch_install *t)
 		t->sass[t->nsass++] = fa.sass[i];
 	for (int i = 0; i < fa.nptx && t->nptx < MAX_TORCH_ARCHS; i++)
 		t->ptx[t->nptx++] = fa.ptx[i];
+	if (fa.archs_full || fa.nsass > MAX_TORCH_ARCHS || fa.nptx > MAX_TORCH_ARCHS)
+		facts_dropped(f, "GPU architectures in libtorch_cuda.so", MAX_TORCH_ARCHS, -1);
 }
 
-void probe_torch_libs(const struct probe_ctx *ctx, struct torch_install *t)
+void probe_torch_libs(struct facts *f, const struct probe_ctx *ctx, struct torch_install *t)
 {
 	struct elf_dynamic dyn;
 	struct error err;
@@ -135,15 +138,21 @@ void probe_torch_libs(const struct probe_ctx *ctx, struct torch_install *t)
 	}
 	t->elf_status.state = FACT_OK;
 	path_dirname(path, origin, sizeof(origin));
-	for (int i = 0; i < dyn.nneeded && t->nlibs < MAX_TORCH_LIBS; i++) {
+	if (dyn.truncated)
+		facts_dropped(f, "libraries libtorch_cuda.so needs", ELF_MAX_NEEDED, -1);
+	for (int i = 0; i < dyn.nneeded; i++) {
 		struct torch_lib *l;
 
 		if (!is_cuda_library(dyn.needed[i]))
 			continue;
+		if (t->nlibs >= MAX_TORCH_LIBS) {
+			facts_dropped(f, "CUDA libraries of libtorch_cuda.so", MAX_TORCH_LIBS, 1);
+			continue;
+		}
 		l = &t->libs[t->nlibs++];
 		memset(l, 0, sizeof(*l));
 		str_copy(l->soname, sizeof(l->soname), dyn.needed[i]);
 		resolve(ctx, &dyn, origin, l);
 	}
-	read_archs(ctx, t);
+	read_archs(f, ctx, t);
 }

@@ -51,8 +51,12 @@ static bool has_gid(const struct user_facts *u, gid_t gid)
 
 static void add_gid(struct user_facts *u, gid_t gid)
 {
-	if (!has_gid(u, gid) && u->ngids < MAX_GROUPS)
+	if (has_gid(u, gid))
+		return;
+	if (u->ngids < MAX_GROUPS)
 		u->gids[u->ngids++] = gid;
+	else
+		u->gids_dropped++;
 }
 
 /* Look the user up by name (when name is set) or by uid; fills uid, name, gid. */
@@ -178,4 +182,5 @@ void probe_user(struct facts *f, const struct probe_ctx *ctx)
 		str_copy(u->source, sizeof(u->source), "/etc/passwd, /etc/group");
 	}
 	u->is_root = u->uid == 0;
+	facts_dropped(f, "groups of the user", MAX_GROUPS, u->gids_dropped);
 }

@@ -420,12 +420,20 @@ static json_t *python_json(const struct python_facts *p)
 
 json_t *report_facts_json(const struct facts *f)
 {
-	json_t *notes = json_array();
+	json_t *notes = json_array(), *limits = json_array();
 
 	for (int i = 0; i < f->note_count; i++)
 		json_array_append_new(notes, json_text(f->notes[i]));
-	return json_pack("{s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "root", json_text(f->root), "live", f->live,
-			 "notes", notes, "system", system_json(&f->system), "pci", pci_json(&f->pci),
+	for (int i = 0; i < f->nlimits; i++) {
+		char text[160];
+
+		fact_limit_text(&f->limits[i], text, sizeof(text));
+		json_array_append_new(notes, json_text(text));
+		json_array_append_new(limits, json_pack("{s:s, s:i, s:i}", "what", f->limits[i].what, "limit",
+							f->limits[i].limit, "dropped", f->limits[i].dropped));
+	}
+	return json_pack("{s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "root", json_text(f->root),
+			 "live", f->live, "notes", notes, "limits", limits, "system", system_json(&f->system), "pci", pci_json(&f->pci),
 			 "driver", kmod_json(&f->kmod), "libraries", libs_json(&f->libs),
 			 "toolkits", toolkits_json(&f->toolkits), "cudnn", cudnn_json(&f->cudnn),
 			 "environment", env_json(&f->env), "container", container_json(&f->container),

@@ -17,10 +17,17 @@ static json_t *finding_json(const struct finding *f)
 						     f->fix[i].command ? json_text(f->fix[i].command) : json_null()));
 	for (int i = 0; i < f->nblocked; i++)
 		json_array_append_new(blocked, json_string(f->blocked_by[i]));
-	return json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "id", f->id, "severity", severity_name(f->severity),
-			 "stage", stage_name(f->stage),
-			 "title", json_text(f->title), "detail", json_text(f->detail ? f->detail : ""),
-			 "evidence", ev, "fix", fix, "blocked_by", blocked);
+	json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "id", f->id, "severity", severity_name(f->severity),
+			      "stage", stage_name(f->stage),
+			      "title", json_text(f->title), "detail", json_text(f->detail ? f->detail : ""),
+			      "evidence", ev, "fix", fix, "blocked_by", blocked);
+
+	/* present only when a bound left something out */
+	if (o && f->evidence_dropped)
+		json_object_set_new(o, "evidence_dropped", json_integer(f->evidence_dropped));
+	if (o && f->fix_dropped)
+		json_object_set_new(o, "fix_dropped", json_integer(f->fix_dropped));
+	return o;
 }
 
 json_t *report_doctor_json(const struct facts *facts, const struct diagnosis *d)

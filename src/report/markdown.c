@@ -41,6 +41,8 @@ static void finding_section(FILE *out, const struct finding *f)
 			fprintf(out, "- %s: %s%s%s%s\n", f->evidence[i].fact, f->evidence[i].value,
 				f->evidence[i].source[0] ? " (`" : "", f->evidence[i].source,
 				f->evidence[i].source[0] ? "`)" : "");
+		if (f->evidence_dropped)
+			fprintf(out, "- (%d more not shown)\n", f->evidence_dropped);
 	}
 	if (f->nfix) {
 		fprintf(out, "\nFix:\n");
@@ -49,6 +51,8 @@ static void finding_section(FILE *out, const struct finding *f)
 			if (f->fix[i].command)
 				fprintf(out, "   ```sh\n   %s\n   ```\n", f->fix[i].command);
 		}
+		if (f->fix_dropped)
+			fprintf(out, "\n(%d more steps not shown)\n", f->fix_dropped);
 	}
 }
 

@@ -24,6 +24,8 @@ static void print_evidence(struct textfmt *t, const struct finding *f)
 		tf_wrapf(t, 4, 6, "%s: %s%s%s%s", e->fact, e->value, e->source[0] ? " [" : "", e->source,
 			 e->source[0] ? "]" : "");
 	}
+	if (f->evidence_dropped)
+		tf_line(t, 4, "(%d more not shown)", f->evidence_dropped);
 }
 
 static void print_fix(struct textfmt *t, const struct finding *f)
@@ -36,6 +38,8 @@ static void print_fix(struct textfmt *t, const struct finding *f)
 		if (f->fix[i].command)
 			tf_line(t, 7, "%s$ %s%s", tf_c(t, TF_GREEN), f->fix[i].command, tf_c(t, TF_RESET));
 	}
+	if (f->fix_dropped)
+		tf_line(t, 4, "(%d more steps not shown)", f->fix_dropped);
 }
 
 static void print_finding(struct textfmt *t, const struct finding *f, bool full)

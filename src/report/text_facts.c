@@ -326,4 +326,11 @@ void text_facts_summary(struct textfmt *t, const struct facts *f, int detail)
 		label(t, i ? "" : "notes");
 		fprintf(t->out, "%s\n", f->notes[i]);
 	}
+	for (int i = 0; i < f->nlimits; i++) {
+		char text[160];
+
+		fact_limit_text(&f->limits[i], text, sizeof(text));
+		label(t, i || f->note_count ? "" : "notes");
+		fprintf(t->out, "%s\n", text);
+	}
 }

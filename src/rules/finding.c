@@ -50,8 +50,12 @@ void finding_evidence(struct finding *f, const char *fact, const char *source, c
 	struct evidence *e;
 	va_list ap;
 
-	if (!f || f->nevidence >= FINDING_MAX_EVIDENCE)
+	if (!f)
 		return;
+	if (f->nevidence >= FINDING_MAX_EVIDENCE) {
+		f->evidence_dropped++;
+		return;
+	}
 	e = &f->evidence[f->nevidence++];
 	e->fact = str_dup(fact);
 	e->source = str_dup(source ? source : "");
@@ -65,8 +69,12 @@ void finding_fix(struct finding *f, const char *command, const char *text_fmt, .
 	struct fix_step *s;
 	va_list ap;
 
-	if (!f || f->nfix >= FINDING_MAX_FIX)
+	if (!f)
 		return;
+	if (f->nfix >= FINDING_MAX_FIX) {
+		f->fix_dropped++;
+		return;
+	}
 	s = &f->fix[f->nfix++];
 	s->command = command ? str_dup(command) : NULL;
 	va_start(ap, text_fmt);

@@ -57,8 +57,10 @@ struct finding {
 	char *detail;
 	struct evidence evidence[FINDING_MAX_EVIDENCE];
 	int nevidence;
+	int evidence_dropped;		/* added past FINDING_MAX_EVIDENCE: counted, shown as a count */
 	struct fix_step fix[FINDING_MAX_FIX];
 	int nfix;
+	int fix_dropped;
 	const char *blocked_by[FINDING_MAX_BLOCKERS];	/* ids of findings this follows from */
 	int nblocked;
 };

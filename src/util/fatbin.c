@@ -85,15 +85,19 @@ static const unsigned char *window_get(struct window *w, uint64_t off, uint64_t 
 	return w->buf;
 }
 
-/* Insert v into the sorted set arr of *n; a full set drops newcomers. */
-static void add_arch(unsigned *arr, int *n, unsigned v)
+/* Insert v into the sorted set arr of *n; a full set drops newcomers and says so in *full. */
+static void add_arch(unsigned *arr, int *n, unsigned v, bool *full)
 {
 	int i = 0;
 
 	while (i < *n && arr[i] < v)
 		i++;
-	if ((i < *n && arr[i] == v) || *n >= FATBIN_MAX_ARCHS)
+	if (i < *n && arr[i] == v)
 		return;
+	if (*n >= FATBIN_MAX_ARCHS) {
+		*full = true;
+		return;
+	}
 	memmove(arr + i + 1, arr + i, (size_t)(*n - i) * sizeof(*arr));
 	arr[i] = v;
 	(*n)++;
@@ -123,9 +127,9 @@ static int scan_entries(struct scan *s, uint64_t pos, uint64_t end)
 			return 0;
 		out->entries++;
 		if (le16(e) == KIND_ELF)
-			add_arch(out->sass, &out->nsass, le32(e + 28));
+			add_arch(out->sass, &out->nsass, le32(e + 28), &out->archs_full);
 		else if (le16(e) == KIND_PTX)
-			add_arch(out->ptx, &out->nptx, le32(e + 28));
+			add_arch(out->ptx, &out->nptx, le32(e + 28), &out->archs_full);
 		pos += hsize + psize;
 	}
 	return 0;

@@ -26,6 +26,7 @@ struct fatbin_archs {
 	int nptx;
 	unsigned long containers, entries;	/* how many were read */
 	bool truncated;				/* stopped at the entry cap */
+	bool archs_full;			/* more architectures than FATBIN_MAX_ARCHS: some not listed */
 };
 
 /*

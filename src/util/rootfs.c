@@ -339,9 +339,14 @@ int rootfs_host_path(const struct rootfs *fs, const char *path, bool follow_last
 
 static int stat_path(const struct rootfs *fs, const char *path, bool follow_last, struct stat *st)
 {
-	int fd = open_path(fs, path, follow_last), r, e;
+	int fd, r, e;
 
-	if (fd < 0)
+	if (fs->live) {
+		/* one system call: nothing to keep inside on the live machine */
+		r = follow_last ? stat(path, st) : lstat(path, st);
+		return r < 0 ? note_refusal(fs, path, errno) : 0;
+	}
+	if ((fd = open_path(fs, path, follow_last)) < 0)
 		return -1;
 	r = fstat(fd, st);
 	e = errno;
@@ -551,10 +556,16 @@ FILE *rootfs_fopen(const struct rootfs *fs, const char *path)
 
 DIR *rootfs_opendir(const struct rootfs *fs, const char *path)
 {
-	int pfd = open_path(fs, path, true), fd, e;
+	int pfd, fd, e;
 	DIR *d;
 
-	if (pfd < 0)
+	if (fs->live) {
+		d = opendir(path);
+		if (!d)
+			note_refusal(fs, path, errno);
+		return d;
+	}
+	if ((pfd = open_path(fs, path, true)) < 0)
 		return NULL;
 	fd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	e = errno;

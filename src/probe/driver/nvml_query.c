@@ -122,6 +122,8 @@ static void query_processes(struct runtime_facts *rt, const struct nvml *n, nvml
 	unsigned count = MAX_RT_PROCS;
 	nvmlReturn_t r = ASK(rt, n->processes, "nvmlDeviceGetComputeRunningProcesses_v3", dev, &count, infos);
 
+	if (r == NVML_ERROR_INSUFFICIENT_SIZE && count > MAX_RT_PROCS)
+		d->procs_total = (int)count;	/* too many to list: say how many */
 	if (r != NVML_SUCCESS || count > MAX_RT_PROCS)
 		return;
 	d->nprocs = (int)count;

@@ -133,4 +133,9 @@ void probe_runtime(struct facts *f, const struct probe_ctx *ctx)
 	}
 	name_result(&rt->nvml_lib, "nvmlReturn_t");
 	name_result(&rt->cuda_lib, "CUresult");
+	facts_dropped(f, "GPUs NVML lists", MAX_RT_DEVICES, rt->nvml_count > rt->nvml_ndev && rt->nvml_ndev == MAX_RT_DEVICES
+			     ? rt->nvml_count - MAX_RT_DEVICES : 0);
+	facts_dropped(f, "GPUs CUDA lists", MAX_RT_DEVICES, rt->cuda_count > MAX_RT_DEVICES ? rt->cuda_count - MAX_RT_DEVICES : 0);
+	for (int i = 0; i < rt->nvml_ndev; i++)
+		facts_dropped(f, "processes on a GPU", MAX_RT_PROCS, rt->nvml[i].procs_total);
 }
