@@ -61,7 +61,7 @@ BIN_SAN := build/asan/gpudoctor
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRC))
 
-.PHONY: all check deps unit scenarios explain-test hostile ptx-check smoke bench gpu-check clean fakes
+.PHONY: all check deps unit scenarios explain-test hostile syscalls ptx-check smoke bench gpu-check clean fakes
 .SECONDARY:
 
 all: $(BIN)
@@ -124,7 +124,7 @@ build/asan/tests/%: tests/unit/%.c $(OBJ_LIB_SAN)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Wno-missing-prototypes $(SAN_FLAGS) -o $@ $< $(OBJ_LIB_SAN) $(LDLIBS) -lcmocka
 
 check: deps
-	@$(MAKE) --no-print-directory $(BIN) unit fakes-test scenarios explain-test hostile ptx-check smoke
+	@$(MAKE) --no-print-directory $(BIN) unit fakes-test scenarios explain-test hostile syscalls ptx-check smoke
 	@echo "all checks passed"
 
 deps:
@@ -143,6 +143,11 @@ explain-test: $(BIN_SAN) $(BIN)
 # Images built to hurt gpudoctor: long roots, libraries with constructors, races, escapes.
 hostile: $(BIN_SAN) $(FAKES)
 	tests/hostile/run $(BIN_SAN)
+
+# What a run does to the machine, from the kernel's side (strace), on the plain
+# binary: the sanitizers' runtime starts helper processes of its own.
+syscalls: $(BIN)
+	tests/syscalls $(BIN)
 
 ptx-check:
 	@tests/ptx-check
