@@ -44,14 +44,16 @@ say =
 endif
 CPPFLAGS += -DGD_VERSION='"$(VERSION)"'
 
-SRC_LIB := $(sort $(wildcard src/util/*.c src/probe/*.c src/probe/driver/*.c src/rules/*.c src/explain/*.c src/compute/*.c src/report/*.c src/kb/*.c src/cmd/*.c))
+SRC_LIB := $(sort $(wildcard src/util/*.c src/cause/*.c src/probe/*.c src/probe/driver/*.c src/rules/*.c src/explain/*.c src/compute/*.c src/report/*.c src/kb/*.c src/cmd/*.c))
 SRC_MAIN := src/main.c
 # The knowledge tables compiled in; each needs its reader in src/kb/.
 KB_TABLES := cuda_driver cuda_archs cudnn error_codes gpus gpu_peaks torch_releases torch_variants torch_archs \
 	explain_signatures xid sm_throughput
-GEN := $(patsubst %,build/gen/kb_%.c,$(KB_TABLES)) build/gen/explain_db.c build/gen/kernels_ptx.c
+GEN := $(patsubst %,build/gen/kb_%.c,$(KB_TABLES)) build/gen/explain_db.c build/gen/kernels_ptx.c \
+	build/gen/cause_table.c build/gen/cause_ids.h build/gen/causes-checked
 
-OBJ_LIB := $(patsubst %.c,build/obj/%.o,$(SRC_LIB) $(GEN:build/%=%))
+GEN_C := $(filter %.c,$(GEN))
+OBJ_LIB := $(patsubst %.c,build/obj/%.o,$(SRC_LIB) $(GEN_C:build/%=%))
 BIN := build/gpudoctor
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -85,6 +87,23 @@ build/gen/kb_%.c: $(DATA)/%.tsv tools/tsv2c.awk
 	@mkdir -p $(dir $@)
 	$(call say,GEN,$@)
 	$(Q)awk -v table=$* -f tools/tsv2c.awk $< > $@.tmp && mv $@.tmp $@
+
+# The cause registry: the enum, the table, and the checks that the docs and the
+# data tables name the same causes (a new cause is one row in data/causes.tsv).
+build/gen/cause_ids.h: $(DATA)/causes.tsv tools/causes2c.awk
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)
+	$(Q)awk -v out=ids -f tools/causes2c.awk $< > $@.tmp && mv $@.tmp $@
+
+build/gen/cause_table.c: $(DATA)/causes.tsv tools/causes2c.awk
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)
+	$(Q)awk -v out=table -f tools/causes2c.awk $< > $@.tmp && mv $@.tmp $@
+
+build/gen/causes-checked: $(DATA)/causes.tsv docs/causes.md $(DATA)/explain_signatures.tsv $(DATA)/xid.tsv tools/check-causes
+	@mkdir -p $(dir $@)
+	$(call say,CHECK,causes)
+	$(Q)tools/check-causes $(DATA)/causes.tsv docs/causes.md $(DATA)/explain_signatures.tsv $(DATA)/xid.tsv && touch $@
 
 # The GPU kernels, PTX text the driver JIT-compiles, as a C string.
 build/gen/kernels_ptx.c: src/compute/kernels.ptx tools/text2c.awk
@@ -124,6 +143,7 @@ build/asan/tests/%: tests/unit/%.c $(OBJ_LIB_SAN)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Wno-missing-prototypes $(SAN_FLAGS) -o $@ $< $(OBJ_LIB_SAN) $(LDLIBS) -lcmocka
 
 check: deps
+	@tools/check-stray-ids
 	@$(MAKE) --no-print-directory $(BIN) unit fakes-test scenarios explain-test hostile syscalls ptx-check smoke
 	@echo "all checks passed"
 

@@ -1,6 +1,7 @@
 /*
- * catalog.c - the compiled-in signature catalog (data/explain_signatures.tsv),
- * the Xid table (data/xid.tsv) and where each cause sits in the causal chain.
+ * catalog.c - the compiled-in signature catalog (data/explain_signatures.tsv)
+ * and the Xid table (data/xid.tsv). Where each cause sits in the causal
+ * chain is the cause registry's (cause/cause.h).
  */
 #include "explain/scan_internal.h"
 
@@ -42,7 +43,24 @@ int catalog_confidence(size_t row)
 	return number_or(catalog_field(row, "confidence"), 50);
 }
 
-bool catalog_xid(const char *xid, const char **cause, int *confidence, const char **name, const char **action,
+/*
+ * A cause named in a data table: tools/check-cause-refs has checked every
+ * one against the registry at build time, so a miss cannot happen; gpu.xid
+ * is the harmless answer if it did.
+ */
+static enum cause_id cause_of(const char *name)
+{
+	enum cause_id cause;
+
+	return cause_by_name(name, &cause) ? cause : CAUSE_GPU_XID;
+}
+
+enum cause_id catalog_cause(size_t row)
+{
+	return catalog_keyed(row) ? CAUSE_GPU_XID : cause_of(catalog_field(row, "cause"));
+}
+
+bool catalog_xid(const char *xid, enum cause_id *cause, int *confidence, const char **name, const char **action,
 		 const char **source)
 {
 	const struct kb_table *t = &kb_table_xid;
@@ -50,7 +68,7 @@ bool catalog_xid(const char *xid, const char **cause, int *confidence, const cha
 	for (size_t r = 0; r < t->nrows; r++) {
 		if (strcmp(kb_field(t, r, "xid"), xid) != 0)
 			continue;
-		*cause = kb_field(t, r, "cause");
+		*cause = cause_of(kb_field(t, r, "cause"));
 		*confidence = number_or(kb_field(t, r, "confidence"), 50);
 		*name = kb_field(t, r, "name");
 		*action = kb_field(t, r, "action");
@@ -58,39 +76,4 @@ bool catalog_xid(const char *xid, const char **cause, int *confidence, const cha
 		return true;
 	}
 	return false;
-}
-
-/*
- * The chain as an error log sees it, root first. The GPU and its kernel
- * driver come before the container layer here: a GPU that fell off the bus
- * makes the container runtime fail too, not the other way round. Causes on
- * one line are peers; among peers the first seen in the log leads. (The
- * array is sized for the longest line.)
- */
-static const char *const chain[][8] = {
-	{ "gpu.hardware-fault", "driver.gsp-error" },
-	{ "gpu.none" },
-	{ "driver.not-installed", "driver.not-loaded", "driver.too-old" },
-	{ "driver.device-permission" },
-	{ "container.no-gpu", "container.runtime-missing", "wsl.driver" },
-	{ "cuda.stub-library", "cuda.lib-missing", "driver.library-mismatch" },
-	{ "cuda.init-failed", "gpu.mig-or-compute-mode", "env.visible-devices" },
-	{ "toolkit.newer-than-driver", "toolkit.arch-unsupported", "toolkit.conflict" },
-	{ "cudnn.missing", "cudnn.mismatch" },
-	{ "torch.not-installed", "torch.cpu-only", "torch.rocm-build", "torch.driver-too-old", "torch.arch-unsupported",
-	  "torch.libs-unresolved", "env.library-shadowing", "torch.import-failed" },
-	{ "torch.cuda-unavailable" },
-	/* an Xid without a known cause is as likely a program's fault as the GPU's: a peer of the run-time errors */
-	{ "runtime.device-assert", "runtime.illegal-address", "runtime.out-of-memory", "cudnn.error", "cublas.error",
-	  "torch.device-mismatch", "gpu.xid" },
-	{ "nccl.error", "nccl.timeout" },
-};
-
-int catalog_stage(const char *cause)
-{
-	for (size_t s = 0; s < sizeof(chain) / sizeof(chain[0]); s++)
-		for (size_t i = 0; i < 8 && chain[s][i]; i++)
-			if (strcmp(chain[s][i], cause) == 0)
-				return (int)s;
-	return (int)(sizeof(chain) / sizeof(chain[0]));
 }

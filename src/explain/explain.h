@@ -34,11 +34,11 @@ struct explain_value {
 };
 
 struct explain_cause {
-	const char *id;			/* cause id (static) */
+	enum cause_id cause;
 	const char *signature;		/* the catalog row that ranked it (static) */
 	const char *source;		/* that row's public source (static) */
 	int confidence;			/* 1..100 */
-	int stage;			/* position in the causal chain: lower is nearer the root */
+	int rank;			/* the cause's place in the causal chain (registry): lower is nearer the root */
 	char *title, *detail;
 	struct fix_step fix[FINDING_MAX_FIX];
 	int nfix;

@@ -40,7 +40,7 @@ void explain_join_doctor(struct explain_report *r, const struct diagnosis *d)
 
 	for (size_t i = 0; i < r->count; i++) {
 		struct explain_cause *c = &r->causes[i];
-		const struct finding *f = findings_get(&d->findings, c->id);
+		const struct finding *f = findings_get(&d->findings, c->cause);
 
 		if (!f || f->severity == SEV_INFO)
 			continue;
@@ -70,17 +70,18 @@ void explain_join_doctor(struct explain_report *r, const struct diagnosis *d)
 		struct explain_cause *top = &r->causes[0];
 
 		free(top->doctor_note);
-		top->doctor_note = str_dupf("the doctor's root cause here is %s: %s", d->root_cause->id,
+		top->doctor_note = str_dupf("the doctor's root cause here is %s: %s", cause_name(d->root_cause->cause),
 					    d->root_cause->title);
 	}
 }
 
 /* Findings whose evidence is an error message a program printed. */
-static const char *const message_findings[] = { "torch.import-failed", "torch.gpu-compute-failed" };
+static const enum cause_id message_findings[] = { CAUSE_TORCH_IMPORT_FAILED, CAUSE_TORCH_GPU_COMPUTE_FAILED };
 
 static void annotate(struct finding *f, const struct explain_cause *c)
 {
-	char *detail = str_dupf("%s The message reads as %s: %s.", f->detail ? f->detail : "", c->id, c->title);
+	char *detail = str_dupf("%s The message reads as %s: %s.", f->detail ? f->detail : "", cause_name(c->cause),
+				c->title);
 
 	free(f->detail);
 	f->detail = detail;
@@ -103,7 +104,7 @@ void explain_annotate_findings(struct diagnosis *d)
 		explain_feed_text(s, f->evidence[f->nevidence - 1].value, strlen(f->evidence[f->nevidence - 1].value),
 				  "deep probe", &err);
 		if (explain_rank(s, &r) == 0) {
-			if (r.count > 0 && r.causes[0].confidence >= 30 && strcmp(r.causes[0].id, f->id) != 0)
+			if (r.count > 0 && r.causes[0].confidence >= 30 && r.causes[0].cause != f->cause)
 				annotate(f, &r.causes[0]);
 			explain_report_release(&r);
 		}

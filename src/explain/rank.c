@@ -181,7 +181,7 @@ static void merge_lines(struct explain_cause *c, const struct explain_hit *h)
 }
 
 struct candidate {
-	const char *cause;
+	enum cause_id cause;
 	int confidence;
 	const char *title, *detail, *fix, *source, *signature;
 	const char *xid_name, *xid_action;
@@ -191,22 +191,21 @@ static void describe(const struct explain_hit *h, struct candidate *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->signature = catalog_field(h->row, "id");
-	out->cause = catalog_field(h->row, "cause");
+	out->cause = catalog_cause(h->row);
 	out->confidence = catalog_confidence(h->row);
 	out->title = catalog_field(h->row, "title");
 	out->detail = catalog_field(h->row, "detail");
 	out->fix = catalog_field(h->row, "fix");
 	out->source = catalog_field(h->row, "source");
 	if (catalog_keyed(h->row)) {
-		const char *cause, *src;
+		const char *src;
+		enum cause_id cause;
 		int conf;
 
 		if (catalog_xid(h->key, &cause, &conf, &out->xid_name, &out->xid_action, &src)) {
 			out->cause = cause;
 			out->confidence = conf;
 			out->source = src;
-		} else {
-			out->cause = "gpu.xid";
 		}
 	}
 }
@@ -231,8 +230,8 @@ static int compare_ranked(const void *pa, const void *pb)
 
 	if (tier(a->cause.confidence) != tier(b->cause.confidence))
 		return tier(a->cause.confidence) < tier(b->cause.confidence) ? -1 : 1;
-	if (a->cause.stage != b->cause.stage)
-		return a->cause.stage < b->cause.stage ? -1 : 1;
+	if (a->cause.rank != b->cause.rank)
+		return a->cause.rank < b->cause.rank ? -1 : 1;
 	if ((c = first_cmp(a->earliest, b->earliest)) != 0)
 		return c;
 	return b->cause.confidence - a->cause.confidence;
@@ -259,7 +258,7 @@ static void build_text(struct explain_cause *c, const struct explain_hit *h, con
 		c->title = t;
 		c->detail = det;
 	}
-	if (strcmp(c->id, "runtime.out-of-memory") == 0)
+	if (c->cause == CAUSE_RUNTIME_OUT_OF_MEMORY)
 		judge_oom(c);
 	add_fixes(c, d->fix);
 }
@@ -278,11 +277,11 @@ int explain_rank(const struct explain_scanner *s, struct explain_report *out)
 		size_t k;
 
 		describe(h, &d);
-		for (k = 0; k < n && strcmp(r[k].cause.id, d.cause) != 0; k++)
+		for (k = 0; k < n && r[k].cause.cause != d.cause; k++)
 			;
 		if (k == n) {
-			r[n].cause.id = d.cause;
-			r[n].cause.stage = catalog_stage(d.cause);
+			r[n].cause.cause = d.cause;
+			r[n].cause.rank = cause_get(d.cause)->rank;
 			r[n].best = r[n].earliest = h;
 			r[n].cause.confidence = d.confidence;
 			n++;
@@ -315,7 +314,7 @@ int explain_rank(const struct explain_scanner *s, struct explain_report *out)
 			struct candidate other;
 
 			describe(&s->hits[i], &other);
-			if (&s->hits[i] != r[k].best && strcmp(other.cause, r[k].cause.id) == 0)
+			if (&s->hits[i] != r[k].best && other.cause == r[k].cause.cause)
 				add_values(&r[k].cause, &s->hits[i]);
 		}
 		r[k].cause.signature = d.signature;

@@ -64,10 +64,10 @@ const char *catalog_field(size_t row, const char *column);
 int catalog_confidence(size_t row);
 bool catalog_keyed(size_t row);
 const char *catalog_key_name(size_t row);
+/* The cause a row names (for "@xid" rows, gpu.xid: the Xid's row decides). */
+enum cause_id catalog_cause(size_t row);
 /* An Xid's row of data/xid.tsv: its cause, confidence, name, action, source; false when unknown. */
-bool catalog_xid(const char *xid, const char **cause, int *confidence, const char **name, const char **action,
+bool catalog_xid(const char *xid, enum cause_id *cause, int *confidence, const char **name, const char **action,
 		 const char **source);
-/* Position of a cause id in the causal chain (lower is nearer the root). */
-int catalog_stage(const char *cause);
 
 #endif

@@ -133,7 +133,7 @@ void report_compute_blocked(FILE *out, bool json, const char *command, const str
 	if (json) {
 		json_t *j = json_pack("{s:s, s:b, s:{s:s, s:o}, s:[]}", "schema",
 				      strcmp(command, "bench") == 0 ? BENCH_SCHEMA : TEST_SCHEMA, "pass", 0, "blocked_by",
-				      "id", cause->id, "title", json_text(cause->title), "gpus");
+				      "id", cause_name(cause->cause), "title", json_text(cause->title), "gpus");
 
 		if (j)
 			report_json_write(out, j);
@@ -141,5 +141,5 @@ void report_compute_blocked(FILE *out, bool json, const char *command, const str
 		return;
 	}
 	fprintf(out, "gpudoctor %s: no usable GPU - %s\n", command, cause->title);
-	tf_wrapf(&t, 2, 2, "root cause %s; run `gpudoctor` for the evidence and the fix.", cause->id);
+	tf_wrapf(&t, 2, 2, "root cause %s; run `gpudoctor` for the evidence and the fix.", cause_name(cause->cause));
 }

@@ -22,7 +22,7 @@ json_t *report_explain_json(const struct explain_report *r)
 		for (int k = 0; k < c->nfix; k++)
 			json_array_append_new(fix, json_pack("{s:o, s:o}", "text", json_text(c->fix[k].text), "command",
 				c->fix[k].command ? json_text(c->fix[k].command) : json_null()));
-		o = json_pack("{s:s, s:f, s:o, s:o, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:b}", "id", c->id, "confidence",
+		o = json_pack("{s:s, s:f, s:o, s:o, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:b}", "id", cause_name(c->cause), "confidence",
 			c->confidence / 100.0, "title", json_text(c->title), "detail", json_text(c->detail ? c->detail : ""),
 			"signature", c->signature, "source", c->source, "count", (json_int_t)c->count, "lines", lines,
 			"extracted", values, "where", c->where[0] ? json_text(c->where) : json_null(), "fix", fix,

@@ -19,7 +19,7 @@ static void print_line(struct textfmt *t, const struct explain_report *r, const 
 
 static void print_cause(struct textfmt *t, const struct explain_report *r, const struct explain_cause *c)
 {
-	tf_wrapf(t, 0, 2, "%s%s%s: %s", tf_c(t, TF_BOLD), c->id, tf_c(t, TF_RESET), c->title);
+	tf_wrapf(t, 0, 2, "%s%s%s: %s", tf_c(t, TF_BOLD), cause_name(c->cause), tf_c(t, TF_RESET), c->title);
 	tf_line(t, 2, "%sconfidence %d%%%s%s", tf_c(t, TF_DIM), c->confidence,
 		c->confirmed ? ", confirmed on this machine" : "", tf_c(t, TF_RESET));
 	tf_line(t, 2, "matched %lu line%s:", c->count, c->count == 1 ? "" : "s");
@@ -64,7 +64,7 @@ void report_text_explain(FILE *out, const struct explain_report *r, const struct
 		fprintf(out, "Run `gpudoctor` to check this machine's GPU stack.\n");
 		return;
 	}
-	fprintf(out, "gpudoctor explain: %s%s%s\n\n", tf_c(&t, TF_BOLD), r->causes[0].id, tf_c(&t, TF_RESET));
+	fprintf(out, "gpudoctor explain: %s%s%s\n\n", tf_c(&t, TF_BOLD), cause_name(r->causes[0].cause), tf_c(&t, TF_RESET));
 	fprintf(out, "%smost likely cause%s\n", tf_c(&t, TF_BOLD), tf_c(&t, TF_RESET));
 	print_cause(&t, r, &r->causes[0]);
 	if (r->count > 1) {
@@ -77,7 +77,7 @@ void report_text_explain(FILE *out, const struct explain_report *r, const struct
 				fputc('\n', out);
 				continue;
 			}
-			tf_wrapf(&t, 0, 4, "%s: %s %s(%d%%, line %lu)%s", c->id, c->title, tf_c(&t, TF_DIM), c->confidence,
+			tf_wrapf(&t, 0, 4, "%s: %s %s(%d%%, line %lu)%s", cause_name(c->cause), c->title, tf_c(&t, TF_DIM), c->confidence,
 				 c->nlines ? c->lines[0].number : 0, tf_c(&t, TF_RESET));
 		}
 		if (!o->verbose)

@@ -16,8 +16,8 @@ static json_t *finding_json(const struct finding *f)
 		json_array_append_new(fix, json_pack("{s:o, s:o}", "text", json_text(f->fix[i].text), "command",
 						     f->fix[i].command ? json_text(f->fix[i].command) : json_null()));
 	for (int i = 0; i < f->nblocked; i++)
-		json_array_append_new(blocked, json_string(f->blocked_by[i]));
-	json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "id", f->id, "severity", severity_name(f->severity),
+		json_array_append_new(blocked, json_string(cause_name(f->blocked_by[i])));
+	json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "id", cause_name(f->cause), "severity", severity_name(f->severity),
 			      "stage", stage_name(f->stage),
 			      "title", json_text(f->title), "detail", json_text(f->detail ? f->detail : ""),
 			      "evidence", ev, "fix", fix, "blocked_by", blocked);
@@ -38,7 +38,7 @@ json_t *report_doctor_json(const struct facts *facts, const struct diagnosis *d)
 		json_array_append_new(findings, finding_json(&d->findings.items[i]));
 	return json_pack("{s:s, s:s, s:{s:s, s:o, s:o}, s:o, s:o}", "schema", REPORT_SCHEMA, "version", GD_VERSION,
 			 "verdict", "status", verdict_name(d->verdict),
-			 "root_cause", d->root_cause ? json_string(d->root_cause->id) : json_null(),
+			 "root_cause", d->root_cause ? json_string(cause_name(d->root_cause->cause)) : json_null(),
 			 "summary", json_text(d->summary), "findings", findings, "facts", report_facts_json(facts));
 }
 

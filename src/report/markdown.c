@@ -30,9 +30,9 @@ static void facts_block(FILE *out, const struct facts *facts, int detail)
 
 static void finding_section(FILE *out, const struct finding *f)
 {
-	fprintf(out, "\n#### `%s` (%s): %s\n\n", f->id, severity_name(f->severity), f->title);
+	fprintf(out, "\n#### `%s` (%s): %s\n\n", cause_name(f->cause), severity_name(f->severity), f->title);
 	if (f->nblocked)
-		fprintf(out, "_Follows from `%s`._\n\n", f->blocked_by[0]);
+		fprintf(out, "_Follows from `%s`._\n\n", cause_name(f->blocked_by[0]));
 	if (f->detail)
 		fprintf(out, "%s\n", f->detail);
 	if (f->nevidence) {
@@ -60,14 +60,14 @@ void report_markdown_doctor(FILE *out, const struct facts *facts, const struct d
 {
 	fprintf(out, "## gpudoctor report\n\n**Verdict:** %s", verdict_name(d->verdict));
 	if (d->root_cause)
-		fprintf(out, " (root cause `%s`)", d->root_cause->id);
+		fprintf(out, " (root cause `%s`)", cause_name(d->root_cause->cause));
 	fprintf(out, ": %s\n", d->summary);
 	if (d->findings.count) {
 		fprintf(out, "\n| severity | id | finding |\n|---|---|---|\n");
 		for (size_t i = 0; i < d->findings.count; i++) {
 			const struct finding *f = &d->findings.items[i];
 
-			fprintf(out, "| %s | `%s` | ", severity_name(f->severity), f->id);
+			fprintf(out, "| %s | `%s` | ", severity_name(f->severity), cause_name(f->cause));
 			cell(out, f->title);
 			fprintf(out, " |\n");
 		}

@@ -45,9 +45,9 @@ static void print_fix(struct textfmt *t, const struct finding *f)
 static void print_finding(struct textfmt *t, const struct finding *f, bool full)
 {
 	fprintf(t->out, "%s%-7s%s %s%s%s", tf_c(t, severity_color(f->severity)), severity_name(f->severity),
-		tf_c(t, TF_RESET), tf_c(t, TF_BOLD), f->id, tf_c(t, TF_RESET));
+		tf_c(t, TF_RESET), tf_c(t, TF_BOLD), cause_name(f->cause), tf_c(t, TF_RESET));
 	/* A long title goes on lines of its own rather than past the right margin. */
-	if (8 + strlen(f->id) + 2 + strlen(f->title) <= (size_t)t->width) {
+	if (8 + strlen(cause_name(f->cause)) + 2 + strlen(f->title) <= (size_t)t->width) {
 		fprintf(t->out, "  %s\n", f->title);
 	} else {
 		fputc('\n', t->out);
@@ -58,7 +58,7 @@ static void print_finding(struct textfmt *t, const struct finding *f, bool full)
 
 		for (int i = 0; i < f->nblocked; i++) {
 			strncat(ids, i ? ", " : "", sizeof(ids) - strlen(ids) - 1);
-			strncat(ids, f->blocked_by[i], sizeof(ids) - strlen(ids) - 1);
+			strncat(ids, cause_name(f->blocked_by[i]), sizeof(ids) - strlen(ids) - 1);
 		}
 		tf_line(t, 2, "%sfollows from %s%s", tf_c(t, TF_DIM), ids, tf_c(t, TF_RESET));
 		if (!full)

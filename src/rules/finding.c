@@ -7,30 +7,46 @@
 
 #include "util/str.h"
 
-struct finding *findings_add(struct findings *list, const char *id, enum severity sev, enum stage stage,
+static bool reserve(struct findings *list, size_t more)
+{
+	size_t cap = list->cap ? list->cap : 16;
+	struct finding *items;
+
+	if (list->count + more <= list->cap)
+		return true;
+	while (cap < list->count + more)
+		cap *= 2;
+	items = realloc(list->items, cap * sizeof(*items));
+	if (!items)
+		return false;
+	list->items = items;
+	list->cap = cap;
+	return true;
+}
+
+struct finding *findings_add(struct findings *list, enum cause_id cause, enum severity sev,
 			     const char *title_fmt, ...)
 {
 	struct finding *f;
 	va_list ap;
 
-	if (list->count == list->cap) {
-		size_t cap = list->cap ? list->cap * 2 : 16;
-		struct finding *items = realloc(list->items, cap * sizeof(*items));
-
-		if (!items)
-			return NULL;
-		list->items = items;
-		list->cap = cap;
-	}
+	if (!reserve(list, 1))
+		return NULL;
 	f = &list->items[list->count++];
 	memset(f, 0, sizeof(*f));
-	f->id = id;
+	f->cause = cause;
 	f->severity = sev;
-	f->stage = stage;
+	f->stage = cause_get(cause)->stage;
 	va_start(ap, title_fmt);
 	f->title = str_vdupf(title_fmt, ap);
 	va_end(ap);
 	return f;
+}
+
+void finding_stage(struct finding *f, enum stage stage)
+{
+	if (f)
+		f->stage = stage;
 }
 
 void finding_detail(struct finding *f, const char *fmt, ...)
@@ -82,23 +98,53 @@ void finding_fix(struct finding *f, const char *command, const char *text_fmt, .
 	va_end(ap);
 }
 
-const struct finding *findings_get(const struct findings *list, const char *id)
+static void add_link(enum cause_id *list, int *n, enum cause_id cause)
+{
+	if (*n < FINDING_MAX_LINKS)
+		list[(*n)++] = cause;
+}
+
+void finding_joins(struct finding *f, enum cause_id target)
+{
+	if (f)
+		add_link(f->links.joins, &f->links.njoins, target);
+}
+
+void finding_unless(struct finding *f, enum cause_id other)
+{
+	if (f)
+		add_link(f->links.unless, &f->links.nunless, other);
+}
+
+void finding_withdraws(struct finding *f, enum cause_id other)
+{
+	if (f)
+		add_link(f->links.withdraws, &f->links.nwithdraws, other);
+}
+
+void finding_unless_errors(struct finding *f)
+{
+	if (f)
+		f->links.unless_errors = true;
+}
+
+const struct finding *findings_get(const struct findings *list, enum cause_id cause)
 {
 	for (size_t i = 0; i < list->count; i++)
-		if (strcmp(list->items[i].id, id) == 0)
+		if (list->items[i].cause == cause)
 			return &list->items[i];
 	return NULL;
 }
 
-struct finding *findings_find(struct findings *list, const char *id)
+struct finding *findings_find(struct findings *list, enum cause_id cause)
 {
 	for (size_t i = 0; i < list->count; i++)
-		if (strcmp(list->items[i].id, id) == 0)
+		if (list->items[i].cause == cause)
 			return &list->items[i];
 	return NULL;
 }
 
-static void finding_release(struct finding *f)
+void finding_release(struct finding *f)
 {
 	free(f->title);
 	free(f->detail);
@@ -111,19 +157,29 @@ static void finding_release(struct finding *f)
 		free(f->fix[j].text);
 		free(f->fix[j].command);
 	}
+	memset(f, 0, sizeof(*f));
 }
 
-bool findings_remove(struct findings *list, const char *id)
+void findings_remove_at(struct findings *list, size_t i)
 {
-	for (size_t i = 0; i < list->count; i++) {
-		if (strcmp(list->items[i].id, id) != 0)
-			continue;
-		finding_release(&list->items[i]);
-		memmove(&list->items[i], &list->items[i + 1], (list->count - i - 1) * sizeof(list->items[0]));
-		list->count--;
-		return true;
+	if (i >= list->count)
+		return;
+	finding_release(&list->items[i]);
+	memmove(&list->items[i], &list->items[i + 1], (list->count - i - 1) * sizeof(list->items[0]));
+	list->count--;
+}
+
+bool findings_take(struct findings *list, struct findings *src)
+{
+	bool ok = src->count == 0 || reserve(list, src->count);
+
+	if (ok && src->count > 0) {
+		memcpy(list->items + list->count, src->items, src->count * sizeof(src->items[0]));
+		list->count += src->count;
+		src->count = 0;
 	}
-	return false;
+	findings_release(src);
+	return ok;
 }
 
 void findings_release(struct findings *list)
@@ -140,31 +196,4 @@ bool findings_fix_has(const struct finding *f, const char *command)
 		if (f->fix[i].command && strcmp(f->fix[i].command, command) == 0)
 			return true;
 	return false;
-}
-
-const char *severity_name(enum severity sev)
-{
-	switch (sev) {
-	case SEV_INFO:
-		return "info";
-	case SEV_WARNING:
-		return "warning";
-	case SEV_ERROR:
-		return "error";
-	}
-	return "info";
-}
-
-const char *stage_name(enum stage stage)
-{
-	static const char *const names[] = {
-		[STAGE_PLATFORM] = "platform",	       [STAGE_GPU] = "gpu",
-		[STAGE_KERNEL] = "kernel",	       [STAGE_DEVICE_NODES] = "device-nodes",
-		[STAGE_USER_LIBS] = "user-libraries", [STAGE_CUDA] = "cuda",
-		[STAGE_TOOLKIT] = "toolkit",	       [STAGE_CUDNN] = "cudnn",
-		[STAGE_PYTHON] = "python",	       [STAGE_ENV] = "environment",
-		[STAGE_SUMMARY] = "summary",
-	};
-
-	return (unsigned)stage < sizeof(names) / sizeof(names[0]) ? names[stage] : "unknown";
 }

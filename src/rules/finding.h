@@ -1,8 +1,12 @@
 /*
  * finding.h - what rules produce: a diagnosis with evidence and a fix.
  *
- * A finding owns all of its strings. Ids are a public contract (see
- * docs/causes.md): other tools and the scenario tests match on them.
+ * A finding names a cause of the registry (cause/cause.h) and owns all of
+ * its strings. Rules only add findings; a finding may also carry directions
+ * for the reconcile step that runs after every family (rules/reconcile.c):
+ * join another finding, stand only when others do not, withdraw others.
+ * That is how the driver's answer joins a static finding without any
+ * family reading another's output.
  */
 #ifndef GD_RULES_FINDING_H
 #define GD_RULES_FINDING_H
@@ -10,33 +14,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cause/cause.h"
+
 #define FINDING_MAX_EVIDENCE 12
 #define FINDING_MAX_FIX 8
 #define FINDING_MAX_BLOCKERS 8
-
-enum severity {
-	SEV_INFO,
-	SEV_WARNING,
-	SEV_ERROR,
-};
-
-/*
- * Stages of the causal chain, bottom up. A failure low in the chain
- * explains everything above it, so the root cause is the lowest error.
- */
-enum stage {
-	STAGE_PLATFORM,		/* container, WSL */
-	STAGE_GPU,		/* the device on the bus */
-	STAGE_KERNEL,		/* kernel module */
-	STAGE_DEVICE_NODES,	/* /dev/nvidia* */
-	STAGE_USER_LIBS,	/* libcuda, libnvidia-ml */
-	STAGE_CUDA,		/* driver API, visibility */
-	STAGE_TOOLKIT,
-	STAGE_CUDNN,
-	STAGE_PYTHON,
-	STAGE_ENV,		/* tuning and debugging variables */
-	STAGE_SUMMARY,		/* gpu.ready */
-};
+#define FINDING_MAX_LINKS 6
 
 struct evidence {
 	char *fact;	/* what was observed: "kernel module" */
@@ -49,8 +32,20 @@ struct fix_step {
 	char *command;	/* exact command, or NULL */
 };
 
+/* Directions for the reconcile step; see rules/reconcile.h. */
+struct finding_links {
+	enum cause_id joins[FINDING_MAX_LINKS];		/* merge into the first of these present */
+	int njoins;
+	bool join_fixes;				/* bring the fix steps along when joining */
+	enum cause_id unless[FINDING_MAX_LINKS];	/* stand only when none of these is present */
+	int nunless;
+	enum cause_id withdraws[FINDING_MAX_LINKS];	/* remove these (at error) and list them; else go */
+	int nwithdraws;
+	bool unless_errors;				/* stand only when no error remains */
+};
+
 struct finding {
-	const char *id;		/* static string from the rule table */
+	enum cause_id cause;
 	enum severity severity;
 	enum stage stage;
 	char *title;
@@ -61,8 +56,10 @@ struct finding {
 	struct fix_step fix[FINDING_MAX_FIX];
 	int nfix;
 	int fix_dropped;
-	const char *blocked_by[FINDING_MAX_BLOCKERS];	/* ids of findings this follows from */
+	enum cause_id blocked_by[FINDING_MAX_BLOCKERS];	/* causes present that this follows from */
 	int nblocked;
+	unsigned origin;		/* which check made it, and its order there: the last tiebreak */
+	struct finding_links links;
 };
 
 struct findings {
@@ -70,25 +67,38 @@ struct findings {
 	size_t count, cap;
 };
 
-/* Append a finding; returns it (owned by the list) or NULL when out of memory. */
-struct finding *findings_add(struct findings *list, const char *id, enum severity sev, enum stage stage,
-			     const char *title_fmt, ...) __attribute__((format(printf, 5, 6)));
+/*
+ * Append a finding of cause at the cause's usual stage; returns it (owned by
+ * the list) or NULL when out of memory. The finding_* functions below take
+ * NULL and do nothing, so a failed allocation needs no check at each call.
+ */
+struct finding *findings_add(struct findings *list, enum cause_id cause, enum severity sev,
+			     const char *title_fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The finding sits at another stage than its cause's usual one (docs/causes.md says when). */
+void finding_stage(struct finding *f, enum stage stage);
 void finding_detail(struct finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void finding_evidence(struct finding *f, const char *fact, const char *source, const char *value_fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void finding_fix(struct finding *f, const char *command, const char *text_fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-const struct finding *findings_get(const struct findings *list, const char *id);
-/* The finding with this id for adding evidence to, or NULL. */
-struct finding *findings_find(struct findings *list, const char *id);
-/* Withdraw the finding with this id (a later fact overturned it); whether there was one. */
-bool findings_remove(struct findings *list, const char *id);
+/* Reconcile directions (at most FINDING_MAX_LINKS of each). */
+void finding_joins(struct finding *f, enum cause_id target);
+void finding_unless(struct finding *f, enum cause_id other);
+void finding_withdraws(struct finding *f, enum cause_id other);
+void finding_unless_errors(struct finding *f);
+
+/* The first finding of a cause, or NULL. */
+const struct finding *findings_get(const struct findings *list, enum cause_id cause);
+struct finding *findings_find(struct findings *list, enum cause_id cause);
+/* Remove the finding at index i, releasing its strings. */
+void findings_remove_at(struct findings *list, size_t i);
+/* Move every finding of src to the end of list (src is left empty); false when out of memory. */
+bool findings_take(struct findings *list, struct findings *src);
 void findings_release(struct findings *list);
+void finding_release(struct finding *f);
 
 /* Whether a fix step with this command is already there. */
 bool findings_fix_has(const struct finding *f, const char *command);
-const char *severity_name(enum severity sev);
-const char *stage_name(enum stage stage);
 
 #endif

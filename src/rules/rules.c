@@ -1,64 +1,48 @@
 /*
- * rules.c - runs every rule family, links consequences to causes, orders
- * the findings along the causal chain and decides the verdict.
+ * rules.c - runs every rule family, reconciles their findings, links
+ * consequences to causes, orders the findings along the causal chain and
+ * decides the verdict.
  */
 #include "rules/rules.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/reconcile.h"
 #include "util/str.h"
 
+/* The families in their fixed order; a finding's origin starts with its family's place here. */
 static const struct rule_family *const families[] = {
-	/* runtime after the static families: it adds the driver's word to their findings */
 	&rules_platform, &rules_gpu, &rules_driver, &rules_libs, &rules_toolkit, &rules_env, &rules_runtime,
 	&rules_torch, &rules_summary,
 };
 
-/*
- * Which findings merely follow from which: when the cause is present, the
- * consequence names it in blocked_by and cannot be the root cause.
- */
-static const struct {
-	const char *id;
-	const char *causes[8];
-} consequences[] = {
-	{ "gpu.none", { "container.no-gpu" } },
-	{ "driver.not-loaded", { "gpu.hardware-fault" } },
-	{ "driver.device-missing", { "driver.not-loaded", "container.no-gpu" } },
-	{ "driver.device-permission", { "driver.not-loaded", "driver.not-installed" } },
-	{ "cuda.lib-missing", { "driver.not-installed", "container.no-gpu", "wsl.driver" } },
-	{ "driver.library-mismatch", { "wsl.driver" } },
-	{ "toolkit.newer-than-driver", { "driver.too-old" } },
-	{ "torch.driver-too-old", { "driver.too-old" } },
-	{ "torch.cuda-unavailable", { "driver.not-loaded", "driver.not-installed", "container.no-gpu", "cuda.init-failed",
-				      "driver.library-mismatch", "driver.device-permission", "env.visible-devices",
-				      "cuda.stub-library" } },
-	/* cuInit failing is what every lower failure looks like from above */
-	{ "cuda.init-failed", { "driver.not-loaded", "driver.not-installed", "container.no-gpu", "gpu.hardware-fault",
-				"driver.device-missing", "driver.device-permission", "cuda.lib-missing", "wsl.driver" } },
-};
+#define NFAMILIES (sizeof(families) / sizeof(families[0]))
 
+/* Which findings merely follow from which: the registry's follows column, in its order. */
 static void link_consequences(struct findings *list)
 {
 	for (size_t i = 0; i < list->count; i++) {
 		struct finding *f = &list->items[i];
+		const struct cause *c = cause_get(f->cause);
 
-		for (size_t c = 0; c < sizeof(consequences) / sizeof(consequences[0]); c++) {
-			if (strcmp(consequences[c].id, f->id) != 0)
-				continue;
-			for (int k = 0; k < 8 && consequences[c].causes[k]; k++)
-				if (findings_get(list, consequences[c].causes[k]) && f->nblocked < FINDING_MAX_BLOCKERS)
-					f->blocked_by[f->nblocked++] = consequences[c].causes[k];
-		}
+		f->nblocked = 0;
+		for (int k = 0; k < c->nfollows; k++)
+			if (findings_get(list, c->follows[k]) && f->nblocked < FINDING_MAX_BLOCKERS)
+				f->blocked_by[f->nblocked++] = c->follows[k];
 	}
 }
 
-/* Errors before warnings before info; within each, down the chain; a
- * finding that follows from another sorts after the independent ones. */
+/*
+ * Errors before warnings before info; within each, the independent ones
+ * first; then down the chain: by stage, then by the registry's rank; then
+ * by id, and by origin, so that the order never depends on the order the
+ * families ran in.
+ */
 static int compare_findings(const void *pa, const void *pb)
 {
 	const struct finding *a = pa, *b = pb;
+	int ra = cause_get(a->cause)->rank, rb = cause_get(b->cause)->rank, c;
 
 	if (a->severity != b->severity)
 		return a->severity > b->severity ? -1 : 1;
@@ -66,7 +50,11 @@ static int compare_findings(const void *pa, const void *pb)
 		return a->nblocked > 0 ? 1 : -1;
 	if (a->stage != b->stage)
 		return a->stage < b->stage ? -1 : 1;
-	return strcmp(a->id, b->id);
+	if (ra != rb)
+		return ra < rb ? -1 : 1;
+	if ((c = strcmp(cause_name(a->cause), cause_name(b->cause))) != 0)
+		return c;
+	return a->origin < b->origin ? -1 : a->origin > b->origin;
 }
 
 const char *verdict_name(enum verdict v)
@@ -84,18 +72,34 @@ const char *verdict_name(enum verdict v)
 	return "broken";
 }
 
-void rules_run(const struct facts *facts, struct diagnosis *out)
+static size_t family_place(const struct rule_family *family)
+{
+	for (size_t i = 0; i < NFAMILIES; i++)
+		if (families[i] == family)
+			return i;
+	return NFAMILIES;
+}
+
+/* Each check starts from an empty list, so it cannot read another's findings. */
+static void run_family(const struct facts *facts, const struct rule_family *family, struct findings *list)
+{
+	size_t place = family_place(family);
+
+	for (size_t r = 0; r < family->count; r++) {
+		struct findings own = { 0 };
+
+		family->rules[r].check(facts, &own);
+		for (size_t k = 0; k < own.count; k++)
+			own.items[k].origin = (unsigned)(place << 16 | r << 8 | (k < 255 ? k : 255));
+		findings_take(list, &own);
+	}
+}
+
+static void decide(struct diagnosis *out)
 {
 	struct findings *list = &out->findings;
 	bool warnings = false;
 
-	memset(out, 0, sizeof(*out));
-	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
-		for (size_t r = 0; r < families[i]->count; r++)
-			families[i]->rules[r].check(facts, list);
-	link_consequences(list);
-	if (list->count > 1)
-		qsort(list->items, list->count, sizeof(list->items[0]), compare_findings);
 	for (size_t i = 0; i < list->count; i++) {
 		if (list->items[i].severity == SEV_ERROR && !out->root_cause)
 			out->root_cause = &list->items[i];
@@ -103,15 +107,35 @@ void rules_run(const struct facts *facts, struct diagnosis *out)
 			warnings = true;
 	}
 	if (out->root_cause) {
-		out->verdict = strcmp(out->root_cause->id, "gpu.none") == 0 ? VERDICT_NO_GPU : VERDICT_BROKEN;
+		out->verdict = out->root_cause->cause == CAUSE_GPU_NONE ? VERDICT_NO_GPU : VERDICT_BROKEN;
 		str_copy(out->summary, sizeof(out->summary), out->root_cause->title);
 	} else {
-		const struct finding *ready = findings_get(list, "gpu.ready");
+		const struct finding *ready = findings_get(list, CAUSE_GPU_READY);
 
 		out->verdict = warnings ? VERDICT_DEGRADED : VERDICT_READY;
 		str_copy(out->summary, sizeof(out->summary),
 			 ready ? ready->title : warnings ? "usable, with warnings" : "no problems found");
 	}
+}
+
+void rules_run_families(const struct facts *facts, const struct rule_family *const *order, size_t n,
+			struct diagnosis *out)
+{
+	struct findings *list = &out->findings;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < n; i++)
+		run_family(facts, order[i], list);
+	rules_reconcile(list);
+	link_consequences(list);
+	if (list->count > 1)
+		qsort(list->items, list->count, sizeof(list->items[0]), compare_findings);
+	decide(out);
+}
+
+void rules_run(const struct facts *facts, struct diagnosis *out)
+{
+	rules_run_families(facts, families, NFAMILIES, out);
 }
 
 void diagnosis_release(struct diagnosis *d)

@@ -2,18 +2,23 @@
  * rules.h - from facts to findings, and the verdict.
  *
  * Each family of rules lives in its own file as a const table of checks.
- * A check is a pure function: it reads facts and appends findings, nothing
- * else. rules_run() then links consequences to their causes (blocked_by),
- * orders the findings along the causal chain and names the root cause.
+ * A check is a pure function of the facts: it is given an empty list and
+ * adds findings to it; it never sees another check's findings. rules_run()
+ * then collects them, lets the reconcile step (rules/reconcile.h) merge and
+ * withdraw what the findings ask for, links consequences to their causes
+ * (blocked_by, from the cause registry), orders the findings along the
+ * causal chain and names the root cause.
  */
 #ifndef GD_RULES_RULES_H
 #define GD_RULES_RULES_H
+
+#include <stddef.h>
 
 #include "probe/facts.h"
 #include "rules/finding.h"
 
 struct rule {
-	const char *id;		/* the id (or id family) this check may emit */
+	enum cause_id cause;	/* the cause this check names (it may name others too, e.g. the driver's answers) */
 	void (*check)(const struct facts *facts, struct findings *out);
 };
 
@@ -37,7 +42,14 @@ struct diagnosis {
 	char summary[256];
 };
 
+/* Run every family over facts into out (released with diagnosis_release). */
 void rules_run(const struct facts *facts, struct diagnosis *out);
+/*
+ * The same with the families in the order given (each at most once, from
+ * the set rules_run uses): the report must not depend on it. For tests.
+ */
+void rules_run_families(const struct facts *facts, const struct rule_family *const *order, size_t n,
+			struct diagnosis *out);
 void diagnosis_release(struct diagnosis *d);
 const char *verdict_name(enum verdict v);
 

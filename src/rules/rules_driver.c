@@ -49,7 +49,7 @@ static void check_not_installed(const struct facts *facts, struct findings *out)
 
 	if (!bare_metal_gpu(facts) || facts->kmod.nvidia || facts->kmod.nvrm_version[0] || driver_installed(facts))
 		return;
-	f = findings_add(out, "driver.not-installed", SEV_ERROR, STAGE_KERNEL, "the NVIDIA driver is not installed");
+	f = findings_add(out, CAUSE_DRIVER_NOT_INSTALLED, SEV_ERROR, "the NVIDIA driver is not installed");
 	finding_detail(f, "The GPU is on the bus, but there is no NVIDIA kernel module for kernel %s, no DKMS "
 		       "build and no libcuda.so.1. %s",
 		       facts->system.kernel_release,
@@ -142,7 +142,7 @@ static void check_not_loaded(const struct facts *facts, struct findings *out)
 		return;
 	if (!k->nvidia && !k->nvrm_version[0] && !driver_installed(facts))
 		return;	/* driver.not-installed */
-	f = findings_add(out, "driver.not-loaded", SEV_ERROR, STAGE_KERNEL,
+	f = findings_add(out, CAUSE_DRIVER_NOT_LOADED, SEV_ERROR,
 			 k->nvidia ? "the NVIDIA driver does not drive the GPU" : "the NVIDIA kernel module is not loaded");
 	add_gpu_evidence(f, facts);
 	finding_evidence(f, "nvidia module", "/proc/modules", "%s", k->nvidia ? "loaded" : "not loaded");
@@ -158,7 +158,7 @@ static void check_too_old(const struct facts *facts, struct findings *out)
 
 	if (!drv || major < 0 || kb_cuda_minor_compat_driver(major, &floor) < 0 || version_compare(drv, floor.value) >= 0)
 		return;
-	f = findings_add(out, "driver.too-old", SEV_ERROR, STAGE_KERNEL, "NVIDIA driver %s is too old for CUDA %d and later", drv, major);
+	f = findings_add(out, CAUSE_DRIVER_TOO_OLD, SEV_ERROR, "NVIDIA driver %s is too old for CUDA %d and later", drv, major);
 	if (kb_cuda_max_for_driver(drv, &max) == 0)
 		finding_detail(f, "Driver %s supports CUDA up to %s. Programs built for CUDA %d.x need at least driver %s, "
 			       "so current PyTorch, TensorFlow and JAX builds cannot use this GPU.", drv, max.value, major, floor.value);
@@ -196,7 +196,7 @@ static void check_device_nodes(const struct facts *facts, struct findings *out)
 		return;	/* no GPU was given to the container: container.no-gpu says so */
 	if (ctl && gpu_node && (uvm || (!k->nvidia_uvm && k->nvidia_modprobe)))
 		return;
-	f = findings_add(out, "driver.device-missing", SEV_ERROR, STAGE_DEVICE_NODES, "NVIDIA device nodes are missing");
+	f = findings_add(out, CAUSE_DRIVER_DEVICE_MISSING, SEV_ERROR, "NVIDIA device nodes are missing");
 	finding_detail(f, "CUDA opens /dev/nvidiactl, /dev/nvidiaN and /dev/nvidia-uvm. %s",
 		       !uvm && ctl && gpu_node ? "/dev/nvidia-uvm is missing: without the nvidia_uvm module CUDA "
 					        "fails to initialise (cuInit returns 999 or 100)."
@@ -234,7 +234,7 @@ static void check_device_permission(const struct facts *facts, struct findings *
 		if (node_usable(n))
 			continue;
 		if (!f) {
-			f = findings_add(out, "driver.device-permission", SEV_ERROR, STAGE_DEVICE_NODES,
+			f = findings_add(out, CAUSE_DRIVER_DEVICE_PERMISSION, SEV_ERROR,
 					 "user '%s' cannot open the NVIDIA device nodes", u->name);
 			first = n;
 		}
@@ -260,11 +260,11 @@ static void check_device_permission(const struct facts *facts, struct findings *
 }
 
 static const struct rule driver_rules[] = {
-	{ "driver.not-installed", check_not_installed },
-	{ "driver.not-loaded", check_not_loaded },
-	{ "driver.too-old", check_too_old },
-	{ "driver.device-missing", check_device_nodes },
-	{ "driver.device-permission", check_device_permission },
+	{ CAUSE_DRIVER_NOT_INSTALLED, check_not_installed },
+	{ CAUSE_DRIVER_NOT_LOADED, check_not_loaded },
+	{ CAUSE_DRIVER_TOO_OLD, check_too_old },
+	{ CAUSE_DRIVER_DEVICE_MISSING, check_device_nodes },
+	{ CAUSE_DRIVER_DEVICE_PERMISSION, check_device_permission },
 };
 
 const struct rule_family rules_driver = { "driver", driver_rules, sizeof(driver_rules) / sizeof(driver_rules[0]) };

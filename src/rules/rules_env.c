@@ -31,7 +31,7 @@ static void check_visible_devices(const struct facts *facts, struct findings *ou
 	if (!value)
 		return;
 	if (env->visible == VISIBLE_EMPTY || env->visible == VISIBLE_NONE || env->visible == VISIBLE_INVALID) {
-		f = findings_add(out, "env.visible-devices", SEV_ERROR, STAGE_CUDA,
+		f = findings_add(out, CAUSE_ENV_VISIBLE_DEVICES, SEV_ERROR,
 				 "CUDA_VISIBLE_DEVICES=\"%s\" hides every GPU", value);
 		finding_detail(f, "CUDA reads CUDA_VISIBLE_DEVICES left to right and stops at the first entry that is "
 			       "not a GPU index or UUID. %s, so CUDA sees no device: cuInit returns "
@@ -41,7 +41,7 @@ static void check_visible_devices(const struct facts *facts, struct findings *ou
 		for (int i = 0; i < env->visible_index_count; i++) {
 			if (env->visible_indices[i] < ngpu)
 				continue;
-			f = findings_add(out, "env.visible-devices", i == 0 ? SEV_ERROR : SEV_WARNING, STAGE_CUDA,
+			f = findings_add(out, CAUSE_ENV_VISIBLE_DEVICES, i == 0 ? SEV_ERROR : SEV_WARNING,
 					 "CUDA_VISIBLE_DEVICES names GPU %d, but this machine has %d", env->visible_indices[i], ngpu);
 			finding_detail(f, "Indices count from 0. CUDA stops at the first index that does not exist, so %s.",
 				       i == 0 ? "no GPU is visible at all" : "the GPUs listed after it are dropped too");
@@ -95,7 +95,7 @@ static void check_debug_vars(const struct facts *facts, struct findings *out)
 		if (!v || is_off(v))
 			continue;
 		if (!f) {
-			f = findings_add(out, "env.debug-vars", SEV_WARNING, STAGE_ENV,
+			f = findings_add(out, CAUSE_ENV_DEBUG_VARS, SEV_WARNING,
 					 "debugging or profiling variables are set");
 			finding_detail(f, "These variables are meant for one debugging session. Left in a shell profile or "
 				       "a container image, they slow down or change every CUDA program.");
@@ -117,9 +117,6 @@ static void check_ready(const struct facts *facts, struct findings *out)
 	struct finding *f;
 	int n = facts->pci.count;
 
-	for (size_t i = 0; i < out->count; i++)
-		if (out->items[i].severity == SEV_ERROR)
-			return;
 	if (facts_any_denied(facts))
 		return;	/* not "ready" on facts we could not all read */
 	if (!cuda || (n == 0 && !(facts->container.wsl && facts->container.dev_dxg) && !facts_devnode(facts, "/dev/nvidiactl")))
@@ -128,11 +125,12 @@ static void check_ready(const struct facts *facts, struct findings *out)
 	if (facts->runtime.cuda_lib.init_done && facts->runtime.cuda_lib.init == 0)
 		n = facts->runtime.cuda_count;
 	if (n > 0)
-		f = findings_add(out, "gpu.ready", SEV_INFO, STAGE_SUMMARY, "%d NVIDIA GPU%s ready (driver %s)", n,
+		f = findings_add(out, CAUSE_GPU_READY, SEV_INFO, "%d NVIDIA GPU%s ready (driver %s)", n,
 				 n == 1 ? "" : "s", drv ? drv : "unknown");
 	else
-		f = findings_add(out, "gpu.ready", SEV_INFO, STAGE_SUMMARY, "NVIDIA GPU ready through %s (driver %s)",
+		f = findings_add(out, CAUSE_GPU_READY, SEV_INFO, "NVIDIA GPU ready through %s (driver %s)",
 				 facts->container.wsl ? "WSL" : "the container runtime", drv ? drv : "unknown");
+	finding_unless_errors(f);	/* not "ready" beside an error, whatever family found it */
 	if (facts->container.wsl && facts->runtime.cuda_lib.init_done && facts->runtime.cuda_lib.init == 0)
 		finding_detail(f, "WSL's driver libraries load, and CUDA initialised and sees %d device%s through /dev/dxg.",
 			       facts->runtime.cuda_count, facts->runtime.cuda_count == 1 ? "" : "s");
@@ -152,15 +150,15 @@ static void check_ready(const struct facts *facts, struct findings *out)
 }
 
 static const struct rule env_rules[] = {
-	{ "env.visible-devices", check_visible_devices },
-	{ "env.debug-vars", check_debug_vars },
+	{ CAUSE_ENV_VISIBLE_DEVICES, check_visible_devices },
+	{ CAUSE_ENV_DEBUG_VARS, check_debug_vars },
 };
 
 const struct rule_family rules_env = { "env", env_rules, sizeof(env_rules) / sizeof(env_rules[0]) };
 
 /* gpu.ready runs last: it looks at what every other family found. */
 static const struct rule summary_rules[] = {
-	{ "gpu.ready", check_ready },
+	{ CAUSE_GPU_READY, check_ready },
 };
 
 const struct rule_family rules_summary = { "summary", summary_rules, 1 };

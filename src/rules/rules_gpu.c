@@ -14,7 +14,7 @@ static void check_no_gpu(const struct facts *facts, struct findings *out)
 	if (facts->pci.count > 0 || (ctl && ctl->present) || (facts->container.wsl && facts->container.dev_dxg) ||
 	    fact_denied(&facts->pci.status) || fact_denied(&facts->kmod.status))
 		return;	/* what could not be read is not "no GPU" */
-	f = findings_add(out, "gpu.none", SEV_ERROR, STAGE_GPU, "no NVIDIA GPU is visible on this machine");
+	f = findings_add(out, CAUSE_GPU_NONE, SEV_ERROR, "no NVIDIA GPU is visible on this machine");
 	if (facts->container.wsl)
 		finding_detail(f, "This is WSL, but /dev/dxg is missing: the Windows side exposes no GPU to this "
 			       "distribution (WSL 1, or a Windows driver without WSL support).");
@@ -46,8 +46,8 @@ static void check_hardware(const struct facts *facts, struct findings *out)
 		if (!g->fallen_off_bus && g->aer_fatal == 0)
 			continue;
 		if (!f)
-			f = findings_add(out, "gpu.hardware-fault", g->fallen_off_bus ? SEV_ERROR : SEV_WARNING,
-					 STAGE_GPU, "GPU %s reports a hardware fault", g->address);
+			f = findings_add(out, CAUSE_GPU_HARDWARE_FAULT, g->fallen_off_bus ? SEV_ERROR : SEV_WARNING,
+					 "GPU %s reports a hardware fault", g->address);
 		else if (g->fallen_off_bus)
 			f->severity = SEV_ERROR;
 		if (g->fallen_off_bus)
@@ -83,7 +83,7 @@ static void check_link(const struct facts *facts, struct findings *out)
 
 		if (g->link_width <= 0 || g->max_link_width <= 0 || g->link_width >= g->max_link_width)
 			continue;
-		f = findings_add(out, "gpu.pcie-degraded", SEV_WARNING, STAGE_GPU,
+		f = findings_add(out, CAUSE_GPU_PCIE_DEGRADED, SEV_WARNING,
 				 "GPU %s runs on x%d of its x%d PCIe lanes", g->address, g->link_width, g->max_link_width);
 		finding_detail(f, "The link trained narrower than the device supports, which cuts host-device "
 			       "bandwidth. Link *speed* drops at idle to save power, but the *width* should not: "
@@ -97,9 +97,9 @@ static void check_link(const struct facts *facts, struct findings *out)
 }
 
 static const struct rule gpu_rules[] = {
-	{ "gpu.none", check_no_gpu },
-	{ "gpu.hardware-fault", check_hardware },
-	{ "gpu.pcie-degraded", check_link },
+	{ CAUSE_GPU_NONE, check_no_gpu },
+	{ CAUSE_GPU_HARDWARE_FAULT, check_hardware },
+	{ CAUSE_GPU_PCIE_DEGRADED, check_link },
 };
 
 const struct rule_family rules_gpu = { "gpu", gpu_rules, sizeof(gpu_rules) / sizeof(gpu_rules[0]) };

@@ -39,7 +39,7 @@ static void check_stub(const struct facts *facts, struct findings *out)
 
 	if (!c || !c->is_stub)
 		return;
-	f = findings_add(out, "cuda.stub-library", SEV_ERROR, STAGE_USER_LIBS,
+	f = findings_add(out, CAUSE_CUDA_STUB_LIBRARY, SEV_ERROR,
 			 "libcuda.so.1 resolves to the CUDA toolkit's stub library");
 	finding_detail(f, "The toolkit ships stubs/libcuda.so so that programs can be linked on machines without a "
 		       "driver; it contains no driver. A program that loads it gets CUDA_ERROR_STUB_LIBRARY (34): "
@@ -71,7 +71,7 @@ static void check_missing(const struct facts *facts, struct findings *out)
 	if (cuda) {
 		if (lib_choice_chosen(&libs->nvml))
 			return;
-		f = findings_add(out, "cuda.lib-missing", SEV_WARNING, STAGE_USER_LIBS, "libnvidia-ml.so.1 is missing");
+		f = findings_add(out, CAUSE_CUDA_LIB_MISSING, SEV_WARNING, "libnvidia-ml.so.1 is missing");
 		finding_detail(f, "libcuda.so.1 is there, but NVML (libnvidia-ml.so.1) is not: nvidia-smi, monitoring "
 			       "and PyTorch's memory queries fail. %s", facts->container.in_container ?
 			       "In a container, NVIDIA_DRIVER_CAPABILITIES must include 'utility'." :
@@ -81,7 +81,7 @@ static void check_missing(const struct facts *facts, struct findings *out)
 			finding_fix(f, NULL, "start the container with -e NVIDIA_DRIVER_CAPABILITIES=compute,utility");
 		return;
 	}
-	f = findings_add(out, "cuda.lib-missing", SEV_ERROR, STAGE_USER_LIBS,
+	f = findings_add(out, CAUSE_CUDA_LIB_MISSING, SEV_ERROR,
 			 "the CUDA driver library libcuda.so.1 cannot be found");
 	add_candidates(f, &libs->cuda);
 	if (libs->cuda.count > 0) {
@@ -128,7 +128,7 @@ static void mismatch_one(const struct facts *facts, struct findings *out, const 
 	if (!*f) {
 		bool upgraded = version_compare(c->version, kmod) > 0;
 
-		*f = findings_add(out, "driver.library-mismatch", SEV_ERROR, STAGE_USER_LIBS,
+		*f = findings_add(out, CAUSE_DRIVER_LIBRARY_MISMATCH, SEV_ERROR,
 				  "driver kernel module %s does not match its libraries %s", kmod, c->version);
 		finding_detail(*f, "The kernel module and the user-space driver libraries must be the same version. "
 			       "NVML fails with \"Driver/library version mismatch\" and CUDA with "
@@ -174,8 +174,9 @@ static void check_shadowing(const struct facts *facts, struct findings *out)
 			continue;
 		if (c->is_stub)
 			return;	/* cuda.stub-library says it better */
-		f = findings_add(out, "env.library-shadowing", SEV_WARNING, STAGE_USER_LIBS,
+		f = findings_add(out, CAUSE_ENV_LIBRARY_SHADOWING, SEV_WARNING,
 				 "%s shadows the system's libcuda.so.1", lib_origin_name(c->origin));
+		finding_stage(f, STAGE_USER_LIBS);	/* libcuda.so.1 here; torch's CUDA libraries at python */
 		finding_detail(f, "The loader takes %s from %s before the system's copy %s%s. %s",
 			       c->resolved, lib_origin_name(c->origin), o->resolved,
 			       is_compat(c) ? " (a CUDA forward-compatibility library)" : "",
@@ -190,10 +191,10 @@ static void check_shadowing(const struct facts *facts, struct findings *out)
 }
 
 static const struct rule libs_rules[] = {
-	{ "cuda.stub-library", check_stub },
-	{ "cuda.lib-missing", check_missing },
-	{ "driver.library-mismatch", check_mismatch },
-	{ "env.library-shadowing", check_shadowing },
+	{ CAUSE_CUDA_STUB_LIBRARY, check_stub },
+	{ CAUSE_CUDA_LIB_MISSING, check_missing },
+	{ CAUSE_DRIVER_LIBRARY_MISMATCH, check_mismatch },
+	{ CAUSE_ENV_LIBRARY_SHADOWING, check_shadowing },
 };
 
 const struct rule_family rules_libs = { "libs", libs_rules, sizeof(libs_rules) / sizeof(libs_rules[0]) };

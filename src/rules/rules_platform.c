@@ -25,7 +25,7 @@ static void check_container_no_gpu(const struct facts *facts, struct findings *o
 		return;
 	if (facts->pci.count == 0 && !c->nvidia_image && !nvd)
 		return;	/* nothing says this container was meant to have a GPU */
-	f = findings_add(out, "container.no-gpu", SEV_ERROR, STAGE_PLATFORM,
+	f = findings_add(out, CAUSE_CONTAINER_NO_GPU, SEV_ERROR,
 			 "this %s container was started without access to the GPU", c->runtime);
 	finding_detail(f, "Inside a container the NVIDIA devices (/dev/nvidia*) and driver libraries exist only "
 		       "when the container runtime injects them. None were injected here, so no CUDA program in "
@@ -70,7 +70,7 @@ static void check_wsl_driver(const struct facts *facts, struct findings *out)
 			linux_lib = &cuda->candidates[i];
 	if (!linux_lib && !facts->kmod.module_on_disk && facts->kmod.dkms_count == 0)
 		return;
-	f = findings_add(out, "wsl.driver", SEV_ERROR, STAGE_PLATFORM,
+	f = findings_add(out, CAUSE_WSL_DRIVER, SEV_ERROR,
 			 "a Linux NVIDIA driver is installed inside WSL");
 	finding_detail(f, "Under WSL 2 the GPU driver is the Windows one; WSL exposes it through /dev/dxg and the "
 		       "libraries in /usr/lib/wsl/lib. A Linux driver package installed inside the distribution puts "
@@ -122,8 +122,9 @@ static void check_unreadable(const struct facts *facts, struct findings *out)
 		key = true;
 		snprintf(withheld + n, sizeof(withheld) - n, "%s%s", n ? ", " : "", sections[i].what);
 	}
-	f = findings_add(out, "system.unreadable", key ? SEV_ERROR : SEV_WARNING, stage,
+	f = findings_add(out, CAUSE_SYSTEM_UNREADABLE, key ? SEV_ERROR : SEV_WARNING,
 			 "cannot read the machine's files: permission denied");
+	finding_stage(f, stage);	/* at the first gap in the chain */
 	if (key)
 		finding_detail(f, "gpudoctor was refused files it needs, so it cannot tell %s. It does not guess: "
 			       "nothing is reported missing or ready that it could not read.", withheld);
@@ -140,9 +141,9 @@ static void check_unreadable(const struct facts *facts, struct findings *out)
 }
 
 static const struct rule platform_rules[] = {
-	{ "container.no-gpu", check_container_no_gpu },
-	{ "wsl.driver", check_wsl_driver },
-	{ "system.unreadable", check_unreadable },
+	{ CAUSE_CONTAINER_NO_GPU, check_container_no_gpu },
+	{ CAUSE_WSL_DRIVER, check_wsl_driver },
+	{ CAUSE_SYSTEM_UNREADABLE, check_unreadable },
 };
 
 const struct rule_family rules_platform = { "platform", platform_rules,

@@ -4,8 +4,8 @@
  *
  * Result codes are those of NVIDIA's public headers (nvml.h nvmlReturn_t,
  * cuda.h CUresult; names and numbers in data/error_codes.tsv). When a
- * static rule already named the same cause, the driver's answer is added
- * to it as evidence instead of a second finding.
+ * static rule already named the same cause, the driver's answer joins it
+ * as evidence in the reconcile step instead of standing as a second finding.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,9 +17,8 @@
 struct code_cause {
 	const char *api;	/* "nvml" or "cuda" */
 	int code;
-	const char *id;
+	enum cause_id cause;
 	enum severity severity;
-	enum stage stage;
 	const char *title;
 	const char *detail;
 	const char *fix_text;
@@ -28,54 +27,54 @@ struct code_cause {
 
 /* Init results that occur in practice, and what they mean. */
 static const struct code_cause code_causes[] = {
-	{ "nvml", 18, "driver.library-mismatch", SEV_ERROR, STAGE_USER_LIBS,
+	{ "nvml", 18, CAUSE_DRIVER_LIBRARY_MISMATCH, SEV_ERROR,
 	  "NVML: Driver/library version mismatch",
 	  "The kernel module that is loaded is not the version of the user-space libraries. This is what happens "
 	  "when the driver package is upgraded while the old module stays loaded.",
 	  "reboot to load the module that matches the libraries", "sudo reboot" },
-	{ "cuda", 803, "driver.library-mismatch", SEV_ERROR, STAGE_USER_LIBS,
+	{ "cuda", 803, CAUSE_DRIVER_LIBRARY_MISMATCH, SEV_ERROR,
 	  "cuInit: CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)",
 	  "libcuda.so.1 and the kernel module are different driver versions. In a container this is usually a CUDA "
 	  "forward-compatibility library (cuda-compat) that the host's driver cannot serve.",
 	  "reboot after a driver upgrade; in a container, drop the compat directory from LD_LIBRARY_PATH", NULL },
-	{ "nvml", 9, "driver.not-loaded", SEV_ERROR, STAGE_KERNEL, "NVML: the NVIDIA driver is not loaded",
+	{ "nvml", 9, CAUSE_DRIVER_NOT_LOADED, SEV_ERROR, "NVML: the NVIDIA driver is not loaded",
 	  "NVML found its library but no running kernel driver.", "load the driver", "sudo modprobe nvidia" },
-	{ "nvml", 4, "driver.device-permission", SEV_ERROR, STAGE_DEVICE_NODES, "NVML: no permission to use the GPU",
+	{ "nvml", 4, CAUSE_DRIVER_DEVICE_PERMISSION, SEV_ERROR, "NVML: no permission to use the GPU",
 	  "The user may not open the NVIDIA device nodes.", "see the device node permissions in the facts", NULL },
-	{ "nvml", 17, "driver.device-permission", SEV_ERROR, STAGE_DEVICE_NODES,
+	{ "nvml", 17, CAUSE_DRIVER_DEVICE_PERMISSION, SEV_ERROR,
 	  "NVML: the operating system blocked access to the GPU",
 	  "The device nodes exist, but opening them is refused: inside a container, the cgroup device rules do not "
 	  "allow them (the container was given the files but not the devices).",
 	  "restart the container with the GPU requested (--gpus all, or the pod's nvidia.com/gpu limit)", NULL },
-	{ "cuda", 304, "driver.device-permission", SEV_ERROR, STAGE_DEVICE_NODES,
+	{ "cuda", 304, CAUSE_DRIVER_DEVICE_PERMISSION, SEV_ERROR,
 	  "cuInit: CUDA_ERROR_OPERATING_SYSTEM (304)",
 	  "The operating system refused CUDA access to the GPU: device-node permissions, or cgroup device rules in "
 	  "a container.", "restart the container with the GPU requested, or fix the node permissions", NULL },
-	{ "nvml", 15, "gpu.hardware-fault", SEV_ERROR, STAGE_GPU, "NVML: the GPU is lost",
+	{ "nvml", 15, CAUSE_GPU_HARDWARE_FAULT, SEV_ERROR, "NVML: the GPU is lost",
 	  "The driver reports that the GPU has fallen off the bus or become inaccessible (Xid 79 in the kernel log).",
 	  "reboot; if it recurs, check power, cooling and seating", "sudo dmesg | grep -i xid" },
-	{ "nvml", 16, "gpu.hardware-fault", SEV_ERROR, STAGE_GPU, "NVML: the GPU needs a reset",
+	{ "nvml", 16, CAUSE_GPU_HARDWARE_FAULT, SEV_ERROR, "NVML: the GPU needs a reset",
 	  "The driver reports that the GPU must be reset before it can be used again.",
 	  "reset the GPU when no process uses it, or reboot", "sudo nvidia-smi -r" },
-	{ "cuda", 34, "cuda.stub-library", SEV_ERROR, STAGE_USER_LIBS, "cuInit: CUDA_ERROR_STUB_LIBRARY (34)",
+	{ "cuda", 34, CAUSE_CUDA_STUB_LIBRARY, SEV_ERROR, "cuInit: CUDA_ERROR_STUB_LIBRARY (34)",
 	  "The libcuda.so.1 that was loaded is the CUDA toolkit's stub, which contains no driver.",
 	  "remove the toolkit's stubs directory from LD_LIBRARY_PATH and /etc/ld.so.conf.d", NULL },
-	{ "cuda", 46, "gpu.mig-or-compute-mode", SEV_ERROR, STAGE_CUDA,
+	{ "cuda", 46, CAUSE_GPU_MIG_OR_COMPUTE_MODE, SEV_ERROR,
 	  "cuInit: CUDA_ERROR_DEVICE_UNAVAILABLE (46)",
 	  "All CUDA devices are busy or unavailable: a GPU in exclusive-process compute mode already used by another "
 	  "process, or in prohibited mode.", "see the compute mode in the facts; set it back to default",
 	  "sudo nvidia-smi -c DEFAULT" },
-	{ "cuda", 804, "cuda.init-failed", SEV_ERROR, STAGE_CUDA,
+	{ "cuda", 804, CAUSE_CUDA_INIT_FAILED, SEV_ERROR,
 	  "cuInit: CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804)",
 	  "A CUDA forward-compatibility library is in use, and forward compatibility works only on data-center GPUs "
 	  "with supported drivers. On GeForce and most workstation GPUs it fails with this error.",
 	  "remove the compat directory (e.g. /usr/local/cuda/compat) from LD_LIBRARY_PATH, or upgrade the host driver", NULL },
-	{ "cuda", 999, "cuda.init-failed", SEV_ERROR, STAGE_CUDA, "cuInit: CUDA_ERROR_UNKNOWN (999)",
+	{ "cuda", 999, CAUSE_CUDA_INIT_FAILED, SEV_ERROR, "cuInit: CUDA_ERROR_UNKNOWN (999)",
 	  "CUDA failed to initialise without a reason. The usual cause is a suspend and resume, after which the "
 	  "nvidia_uvm module is left in a bad state; Xid errors in the kernel log are the other one.",
 	  "reload the unified-memory module (no CUDA process may be running), or reboot",
 	  "sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm" },
-	{ "cuda", 100, "cuda.init-failed", SEV_ERROR, STAGE_CUDA, "cuInit: CUDA_ERROR_NO_DEVICE (100)",
+	{ "cuda", 100, CAUSE_CUDA_INIT_FAILED, SEV_ERROR, "cuInit: CUDA_ERROR_NO_DEVICE (100)",
 	  "The CUDA driver found no usable device: the device nodes or nvidia_uvm are missing, or the GPU is "
 	  "hidden from this process.", "check the device nodes and nvidia_uvm (see the facts)", NULL },
 };
@@ -88,66 +87,55 @@ static const struct code_cause *cause_for(const char *api, int code)
 	return NULL;
 }
 
-/* Add to the finding that already names this cause, else start one. */
-static struct finding *find_or_add(struct findings *out, const char *id, enum severity sev, enum stage stage,
-				   const char *title, bool *added)
+/*
+ * A finding from the driver's answer: it joins the finding that already
+ * names the same cause (a static rule's, or one made earlier here) in the
+ * reconcile step; standing alone it keeps what is set on it here.
+ */
+static struct finding *add_joining(struct findings *out, enum cause_id cause, enum severity sev, const char *title)
 {
-	struct finding *f = findings_find(out, id);
+	struct finding *f = findings_add(out, cause, sev, "%s", title);
 
-	*added = !f;
-	if (!f)
-		f = findings_add(out, id, sev, stage, "%s", title);
-	else if (f->severity < sev)
-		f->severity = sev;	/* the driver's answer can make a warning an error */
+	finding_joins(f, cause);
 	return f;
+}
+
+static const char *init_call(const char *api)
+{
+	return strcmp(api, "nvml") == 0 ? "nvmlInit_v2" : "cuInit";
 }
 
 static void report_init(struct findings *out, const char *api, const struct rt_library *lib)
 {
 	const struct code_cause *c;
 	struct finding *f;
-	bool added;
 
 	if (!lib->init_done || lib->init == 0)
 		return;
 	c = cause_for(api, lib->init);
-	/*
-	 * No device while CUDA_VISIBLE_DEVICES hides them: the static rule (or the
-	 * UUID/MIG check above) already named the variable; cuInit's answer
-	 * confirms it. A valid-looking value leaves the code to its usual meaning.
-	 */
-	if (strcmp(api, "cuda") == 0 && (lib->init == 100 || lib->init == 101) &&
-	    (f = findings_find(out, "env.visible-devices"))) {
-		finding_evidence(f, "cuInit", lib->path, "%s (%d)", lib->init_name, lib->init);
-		if (f->severity < SEV_ERROR)
-			f->severity = SEV_ERROR;
-		return;
-	}
-	/* MIG without instances or a closed compute mode explains "no device" and "busy". */
-	if (strcmp(api, "cuda") == 0 && (lib->init == 100 || lib->init == 46) &&
-	    (f = findings_find(out, "gpu.mig-or-compute-mode"))) {
-		finding_evidence(f, "cuInit", lib->path, "%s (%d)", lib->init_name, lib->init);
-		if (f->severity < SEV_ERROR)
-			f->severity = SEV_ERROR;
-		return;
-	}
 	if (!c) {
-		f = find_or_add(out, "cuda.init-failed", strcmp(api, "nvml") == 0 ? SEV_WARNING : SEV_ERROR, STAGE_CUDA,
-				strcmp(api, "nvml") == 0 ? "NVML failed to initialise" : "cuInit failed", &added);
-		if (added)
-			finding_detail(f, "The driver refused to initialise with %s. Other findings and the kernel log "
-				       "(`sudo dmesg | grep -i nvrm`) usually say why.", lib->init_name);
-		finding_evidence(f, strcmp(api, "nvml") == 0 ? "nvmlInit_v2" : "cuInit", lib->path, "%s (%d)",
-				 lib->init_name, lib->init);
-		return;
-	}
-	f = find_or_add(out, c->id, c->severity, c->stage, c->title, &added);
-	if (added) {
+		f = findings_add(out, CAUSE_CUDA_INIT_FAILED, strcmp(api, "nvml") == 0 ? SEV_WARNING : SEV_ERROR,
+				 "%s", strcmp(api, "nvml") == 0 ? "NVML failed to initialise" : "cuInit failed");
+		finding_detail(f, "The driver refused to initialise with %s. Other findings and the kernel log "
+			       "(`sudo dmesg | grep -i nvrm`) usually say why.", lib->init_name);
+	} else {
+		f = findings_add(out, c->cause, c->severity, "%s", c->title);
 		finding_detail(f, "%s", c->detail);
 		finding_fix(f, c->fix_command, "%s", c->fix_text);
 	}
-	finding_evidence(f, strcmp(api, "nvml") == 0 ? "nvmlInit_v2" : "cuInit", lib->path, "%s (%d)", lib->init_name,
-			 lib->init);
+	finding_evidence(f, init_call(api), lib->path, "%s (%d)", lib->init_name, lib->init);
+	/*
+	 * "No device" while CUDA_VISIBLE_DEVICES hides them: the static rule (or
+	 * the UUID/MIG check here) already named the variable, and cuInit's
+	 * answer confirms it. A MIG GPU without instances or a closed compute
+	 * mode explains "no device" and "busy". A valid-looking variable leaves
+	 * the code to its usual meaning.
+	 */
+	if (strcmp(api, "cuda") == 0 && (lib->init == 100 || lib->init == 101))
+		finding_joins(f, CAUSE_ENV_VISIBLE_DEVICES);
+	if (strcmp(api, "cuda") == 0 && (lib->init == 100 || lib->init == 46))
+		finding_joins(f, CAUSE_GPU_MIG_OR_COMPUTE_MODE);
+	finding_joins(f, f ? f->cause : CAUSE_CUDA_INIT_FAILED);
 }
 
 static void check_hung(const struct facts *facts, struct findings *out)
@@ -156,7 +144,7 @@ static void check_hung(const struct facts *facts, struct findings *out)
 	struct finding *f;
 
 	if (rt->hung) {
-		f = findings_add(out, "driver.hung", SEV_ERROR, STAGE_USER_LIBS,
+		f = findings_add(out, CAUSE_DRIVER_HUNG, SEV_ERROR,
 				 "the NVIDIA driver did not answer: %s hung for %.*f s", rt->last_call,
 				 rt->timeout_s < 1 ? 1 : 0, rt->timeout_s);
 		finding_detail(f, "A call into the driver blocked until gpudoctor gave up on it. nvidia-smi and every CUDA "
@@ -170,7 +158,7 @@ static void check_hung(const struct facts *facts, struct findings *out)
 		finding_fix(f, "ps -eo pid,stat,cmd | awk '$2 ~ /D/'", "look for processes stuck in the kernel");
 		finding_fix(f, "sudo reboot", "a reboot clears a wedged driver");
 	} else if (rt->crashed) {
-		f = findings_add(out, "driver.crashed", SEV_ERROR, STAGE_USER_LIBS,
+		f = findings_add(out, CAUSE_DRIVER_CRASHED, SEV_ERROR,
 				 "the NVIDIA driver library crashed in %s (signal %d)", rt->last_call, rt->signal);
 		finding_detail(f, "Calling the driver killed the helper process gpudoctor runs it in. A library that "
 			       "crashes when called is broken or does not belong to this driver (a copied or "
@@ -188,17 +176,15 @@ static void check_hung(const struct facts *facts, struct findings *out)
 static void report_load(struct findings *out, const char *soname, const struct rt_library *lib, enum severity sev)
 {
 	struct finding *f;
-	bool added;
 
 	if (!lib->attempted || lib->loaded || !lib->load_error[0])
 		return;
-	f = find_or_add(out, "cuda.init-failed", sev, STAGE_USER_LIBS, "the driver library cannot be loaded", &added);
-	if (added)
-		finding_detail(f, "The loader finds %s but cannot load it. Every CUDA program fails the same way.", soname);
+	f = add_joining(out, CAUSE_CUDA_INIT_FAILED, sev, "the driver library cannot be loaded");
+	finding_stage(f, STAGE_USER_LIBS);
+	finding_detail(f, "The loader finds %s but cannot load it. Every CUDA program fails the same way.", soname);
 	finding_evidence(f, soname, "dlopen", "%s", lib->load_error);
-	if (added)
-		finding_fix(f, NULL, "reinstall the driver's libraries (same version as the kernel module); for a 32-bit or "
-			    "foreign-architecture copy, remove it from the library path");
+	finding_fix(f, NULL, "reinstall the driver's libraries (same version as the kernel module); for a 32-bit or "
+		    "foreign-architecture copy, remove it from the library path");
 }
 
 static void check_init(const struct facts *facts, struct findings *out)
@@ -223,7 +209,6 @@ static void check_lost_gpus(const struct facts *facts, struct findings *out)
 {
 	const struct runtime_facts *rt = &facts->runtime;
 	struct finding *f = NULL;
-	bool added;
 
 	if (rt->nvml_count < 0 || facts->container.in_container || facts->container.wsl)
 		return;
@@ -238,14 +223,12 @@ static void check_lost_gpus(const struct facts *facts, struct findings *out)
 		if (seen)
 			continue;
 		if (!f) {
-			f = find_or_add(out, "gpu.hardware-fault", SEV_WARNING, STAGE_GPU,
-					"a GPU on the bus is missing from the driver's list", &added);
-			if (added) {
-				finding_detail(f, "The nvidia module is bound to the device, but NVML does not list it: the "
-					       "driver lost it (an Xid error) or failed to initialise it.");
-				finding_fix(f, "sudo dmesg | grep -iE 'xid|nvrm'", "read why the driver dropped it");
-				finding_fix(f, "sudo reboot", "a reboot brings a lost GPU back, if the hardware is sound");
-			}
+			f = add_joining(out, CAUSE_GPU_HARDWARE_FAULT, SEV_WARNING,
+					"a GPU on the bus is missing from the driver's list");
+			finding_detail(f, "The nvidia module is bound to the device, but NVML does not list it: the "
+				       "driver lost it (an Xid error) or failed to initialise it.");
+			finding_fix(f, "sudo dmesg | grep -iE 'xid|nvrm'", "read why the driver dropped it");
+			finding_fix(f, "sudo reboot", "a reboot brings a lost GPU back, if the hardware is sound");
 		}
 		finding_evidence(f, "GPU", g->sysfs_path, "%s on PCI, not among NVML's %d devices", g->address, rt->nvml_count);
 	}
@@ -255,7 +238,6 @@ static void check_modes(const struct facts *facts, struct findings *out)
 {
 	const struct runtime_facts *rt = &facts->runtime;
 	struct finding *f = NULL;
-	bool added;
 
 	for (int i = 0; i < rt->nvml_ndev; i++) {
 		const struct nvml_device *d = &rt->nvml[i];
@@ -266,18 +248,16 @@ static void check_modes(const struct facts *facts, struct findings *out)
 		if (!mig_empty && !closed)
 			continue;
 		if (!f) {
-			f = find_or_add(out, "gpu.mig-or-compute-mode", SEV_WARNING, STAGE_CUDA,
+			f = add_joining(out, CAUSE_GPU_MIG_OR_COMPUTE_MODE, SEV_WARNING,
 					mig_empty ? "a GPU is in MIG mode with no instances"
 						  : d->compute_mode == 2 ? "a GPU is in prohibited compute mode"
-									 : "a GPU is in exclusive-process compute mode",
-					&added);
-			if (added)
-				finding_detail(f, "With MIG enabled, CUDA sees only MIG instances, so a MIG GPU without instances "
+									 : "a GPU is in exclusive-process compute mode");
+			finding_detail(f, "With MIG enabled, CUDA sees only MIG instances, so a MIG GPU without instances "
 				       "is invisible to CUDA. In prohibited compute mode no process may create a CUDA "
 				       "context; in exclusive-process mode only one at a time (a second one gets \"all "
 				       "CUDA-capable devices are busy or unavailable\").");
 		}
-		if (mig_empty || d->compute_mode == 2)
+		if (f && (mig_empty || d->compute_mode == 2))
 			f->severity = SEV_ERROR;
 		if (mig_empty) {
 			finding_evidence(f, "MIG mode", "NVML", "GPU %d (%s): enabled, 0 instances", i, d->name);
@@ -299,7 +279,6 @@ static void check_health(const struct facts *facts, struct findings *out)
 {
 	const struct runtime_facts *rt = &facts->runtime;
 	struct finding *f = NULL;
-	bool added;
 
 	for (int i = 0; i < rt->nvml_ndev; i++) {
 		const struct nvml_device *d = &rt->nvml[i];
@@ -308,17 +287,14 @@ static void check_health(const struct facts *facts, struct findings *out)
 		if (d->ecc_uncorrected <= 0 && d->retired_pending != 1 && d->remap_pending != 1 && !fatal)
 			continue;
 		if (!f) {
-			f = find_or_add(out, "gpu.hardware-fault", SEV_WARNING, STAGE_GPU,
-					"GPU memory reports errors", &added);
-			if (added) {
-				finding_detail(f, "The GPU's memory has uncorrectable errors or pages waiting to be retired. "
-					       "Pending retirements and row remaps take effect at the next GPU reset; a "
-					       "failed row remap means the GPU should be replaced.");
-				finding_fix(f, "nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER", "read the details");
-				finding_fix(f, "sudo nvidia-smi -r", "reset the GPU (or reboot) so pending retirements apply");
-			}
+			f = add_joining(out, CAUSE_GPU_HARDWARE_FAULT, SEV_WARNING, "GPU memory reports errors");
+			finding_detail(f, "The GPU's memory has uncorrectable errors or pages waiting to be retired. "
+				       "Pending retirements and row remaps take effect at the next GPU reset; a "
+				       "failed row remap means the GPU should be replaced.");
+			finding_fix(f, "nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER", "read the details");
+			finding_fix(f, "sudo nvidia-smi -r", "reset the GPU (or reboot) so pending retirements apply");
 		}
-		if (fatal)
+		if (f && fatal)
 			f->severity = SEV_ERROR;
 		finding_evidence(f, "GPU", d->bus_id, "%d %s: uncorrected ECC %lld, retired pages pending %s, row remap "
 				 "pending %s, row remap failure %s", i, d->name, d->ecc_uncorrected,
@@ -337,7 +313,7 @@ static void check_persistence(const struct facts *facts, struct findings *out)
 		off += rt->nvml[i].persistence == 0;
 	if (rt->nvml_ndev < 2 || off == 0 || facts->container.in_container || facts->container.wsl)
 		return;
-	f = findings_add(out, "gpu.persistence-off", SEV_INFO, STAGE_GPU,
+	f = findings_add(out, CAUSE_GPU_PERSISTENCE_OFF, SEV_INFO,
 			 "persistence mode is off on %d of %d GPUs", off, rt->nvml_ndev);
 	finding_detail(f, "Without persistence, the driver tears each GPU down when the last process exits and "
 		       "sets it up again for the next one, adding seconds to every start and letting settings reset.");
@@ -356,7 +332,7 @@ static void check_visible_ids(const struct facts *facts, struct findings *out)
 	bool any_mig = false;
 	int pos = 0;
 
-	if (!value || rt->nvml_ndev == 0 || findings_get(out, "env.visible-devices"))
+	if (!value || rt->nvml_ndev == 0)
 		return;
 	for (int i = 0; i < rt->nvml_ndev; i++)
 		any_mig |= rt->nvml[i].mig_current == 1;
@@ -384,9 +360,11 @@ static void check_visible_ids(const struct facts *facts, struct findings *out)
 			problem = "names an index beyond the GPUs the driver lists";
 		}
 		if (problem) {
-			struct finding *f = findings_add(out, "env.visible-devices", pos == 0 ? SEV_ERROR : SEV_WARNING,
-							 STAGE_CUDA, "CUDA_VISIBLE_DEVICES entry \"%s\" %s", tok, problem);
+			struct finding *f = findings_add(out, CAUSE_ENV_VISIBLE_DEVICES, pos == 0 ? SEV_ERROR : SEV_WARNING,
+							 "CUDA_VISIBLE_DEVICES entry \"%s\" %s", tok, problem);
 
+			/* the static rule judges a value it can read alone; this one what only the driver shows */
+			finding_unless(f, CAUSE_ENV_VISIBLE_DEVICES);
 			finding_detail(f, "CUDA stops reading CUDA_VISIBLE_DEVICES at the first entry it cannot use, so %s.",
 				       pos == 0 ? "no GPU is visible" : "the entries after it are dropped too");
 			finding_evidence(f, "CUDA_VISIBLE_DEVICES", "environment", "\"%s\"", value);
@@ -401,13 +379,13 @@ static void check_visible_ids(const struct facts *facts, struct findings *out)
 
 /* The checks that name a specific cause come first: init results then join them as evidence. */
 static const struct rule runtime_rules[] = {
-	{ "env.visible-devices", check_visible_ids },
-	{ "gpu.mig-or-compute-mode", check_modes },
-	{ "driver.hung", check_hung },
-	{ "cuda.init-failed", check_init },
-	{ "gpu.hardware-fault", check_lost_gpus },
-	{ "gpu.hardware-fault", check_health },
-	{ "gpu.persistence-off", check_persistence },
+	{ CAUSE_ENV_VISIBLE_DEVICES, check_visible_ids },
+	{ CAUSE_GPU_MIG_OR_COMPUTE_MODE, check_modes },
+	{ CAUSE_DRIVER_HUNG, check_hung },
+	{ CAUSE_CUDA_INIT_FAILED, check_init },
+	{ CAUSE_GPU_HARDWARE_FAULT, check_lost_gpus },
+	{ CAUSE_GPU_HARDWARE_FAULT, check_health },
+	{ CAUSE_GPU_PERSISTENCE_OFF, check_persistence },
 };
 
 const struct rule_family rules_runtime = { "runtime", runtime_rules, sizeof(runtime_rules) / sizeof(runtime_rules[0]) };

@@ -29,7 +29,7 @@ static void check_newer_than_driver(const struct facts *facts, struct findings *
 			continue;
 		has_compat = kb_cuda_minor_compat_driver(atoi(tk->version), &compat) == 0 &&
 			     version_compare(drv, compat.value) >= 0;
-		f = findings_add(out, "toolkit.newer-than-driver", has_compat ? SEV_INFO : SEV_WARNING, STAGE_TOOLKIT,
+		f = findings_add(out, CAUSE_TOOLKIT_NEWER_THAN_DRIVER, has_compat ? SEV_INFO : SEV_WARNING,
 				 "CUDA %s at %s needs driver %s; this machine has %s", tk->version, tk->real_path,
 				 need.value, drv);
 		if (has_compat)
@@ -98,12 +98,12 @@ static void check_conflict(const struct facts *facts, struct findings *out)
 			continue;
 		if (!tk->exists) {
 			if (!f)
-				f = findings_add(out, "toolkit.conflict", SEV_WARNING, STAGE_TOOLKIT,
+				f = findings_add(out, CAUSE_TOOLKIT_CONFLICT, SEV_WARNING,
 						 "%s points at %s, which does not exist", vars[i].var, tk->path);
 			finding_evidence(f, vars[i].var, "environment", "%s (missing)", tk->path);
 		} else if (nvcc && nvcc != tk && strcmp(nvcc->version, tk->version) != 0) {
 			if (!f)
-				f = findings_add(out, "toolkit.conflict", SEV_WARNING, STAGE_TOOLKIT,
+				f = findings_add(out, CAUSE_TOOLKIT_CONFLICT, SEV_WARNING,
 						 "nvcc on PATH is CUDA %s but %s is CUDA %s", nvcc->version, vars[i].var,
 						 tk->version);
 			finding_evidence(f, vars[i].var, "environment", "%s (CUDA %s)", tk->path, tk->version);
@@ -120,7 +120,7 @@ static void check_conflict(const struct facts *facts, struct findings *out)
 			if (!tk || tk == active || !tk->exists || strcmp(tk->version, active->version) == 0)
 				continue;
 			if (!f)
-				f = findings_add(out, "toolkit.conflict", SEV_WARNING, STAGE_TOOLKIT,
+				f = findings_add(out, CAUSE_TOOLKIT_CONFLICT, SEV_WARNING,
 						 "LD_LIBRARY_PATH loads CUDA %s libraries, but the active toolkit is CUDA %s",
 						 tk->version, active->version);
 			finding_evidence(f, "LD_LIBRARY_PATH entry", "environment", "%s (CUDA %s)", dir, tk->version);
@@ -171,8 +171,8 @@ static void check_arch(const struct facts *facts, struct findings *out)
 		if (fit != KB_TOOLKIT_REMOVED && fit != KB_TOOLKIT_TOO_OLD && fit != KB_TOOLKIT_DEPRECATED)
 			continue;
 		if (!f) {
-			f = findings_add(out, "toolkit.arch-unsupported", fit == KB_TOOLKIT_DEPRECATED ? SEV_INFO : SEV_WARNING,
-					 STAGE_TOOLKIT, "CUDA %s %s %s (%s) GPUs", tk->version,
+			f = findings_add(out, CAUSE_TOOLKIT_ARCH_UNSUPPORTED, fit == KB_TOOLKIT_DEPRECATED ? SEV_INFO : SEV_WARNING,
+					 "CUDA %s %s %s (%s) GPUs", tk->version,
 					 fit == KB_TOOLKIT_REMOVED ? "can no longer compile for" :
 					 fit == KB_TOOLKIT_TOO_OLD ? "is too old to compile for" : "deprecates",
 					 sm.sm, sm.arch);
@@ -219,7 +219,7 @@ static void check_cudnn(const struct facts *facts, struct findings *out)
 	if (c->count == 0) {
 		if (facts->toolkits.count == 0)
 			return;
-		f = findings_add(out, "cudnn.missing", SEV_INFO, STAGE_CUDNN, "no cuDNN found next to the CUDA toolkits");
+		f = findings_add(out, CAUSE_CUDNN_MISSING, SEV_INFO, "no cuDNN found next to the CUDA toolkits");
 		finding_detail(f, "cuDNN is needed to build frameworks from source and by TensorFlow and ONNX Runtime "
 			       "installs that use the system's libraries. PyTorch's pip and conda packages bring their own "
 			       "cuDNN, so for them this is not a problem.");
@@ -251,7 +251,7 @@ static void check_cudnn(const struct facts *facts, struct findings *out)
 
 		if (l->kind != CUDNN_LIBRARY || major_of(l->version) == major_of(hdr->version))
 			continue;
-		f = findings_add(out, "cudnn.mismatch", SEV_WARNING, STAGE_CUDNN,
+		f = findings_add(out, CAUSE_CUDNN_MISMATCH, SEV_WARNING,
 				 "cuDNN header %s does not match library %s", hdr->version, l->version);
 		finding_detail(f, "A program compiled against the cuDNN %d header and run with the cuDNN %d library "
 			       "fails to load (missing libcudnn.so.%d) or, when both load, with "
@@ -265,10 +265,10 @@ static void check_cudnn(const struct facts *facts, struct findings *out)
 }
 
 static const struct rule toolkit_rules[] = {
-	{ "toolkit.newer-than-driver", check_newer_than_driver },
-	{ "toolkit.conflict", check_conflict },
-	{ "toolkit.arch-unsupported", check_arch },
-	{ "cudnn.*", check_cudnn },
+	{ CAUSE_TOOLKIT_NEWER_THAN_DRIVER, check_newer_than_driver },
+	{ CAUSE_TOOLKIT_CONFLICT, check_conflict },
+	{ CAUSE_TOOLKIT_ARCH_UNSUPPORTED, check_arch },
+	{ CAUSE_CUDNN_MISSING, check_cudnn },	/* and cudnn.mismatch */
 };
 
 const struct rule_family rules_toolkit = { "toolkit", toolkit_rules, sizeof(toolkit_rules) / sizeof(toolkit_rules[0]) };

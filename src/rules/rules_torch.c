@@ -89,7 +89,7 @@ static void check_installed(const struct facts *f, struct findings *out)
 		if (o->torch < 0)
 			continue;
 		t = &f->python.torches[o->torch];
-		fd = findings_add(out, "torch.wrong-interpreter", gpu_present(f) ? SEV_ERROR : SEV_INFO, STAGE_PYTHON,
+		fd = findings_add(out, CAUSE_TORCH_WRONG_INTERPRETER, gpu_present(f) ? SEV_ERROR : SEV_INFO,
 				  "PyTorch is installed for %s, not for %s", o->exe, py->exe);
 		finding_detail(fd, "The interpreter a plain `python3` runs here (%s, Python %s) has no torch; torch %s is in "
 			       "another one (%s). `import torch` fails in the first, or a notebook kernel uses a different "
@@ -113,7 +113,7 @@ static void check_installed(const struct facts *f, struct findings *out)
 	}
 	if (!gpu_present(f))
 		return;
-	fd = findings_add(out, "torch.not-installed", SEV_WARNING, STAGE_PYTHON, "PyTorch is not installed for %s",
+	fd = findings_add(out, CAUSE_TORCH_NOT_INSTALLED, SEV_WARNING, "PyTorch is not installed for %s",
 			  py->exe);
 	finding_detail(fd, "No interpreter on this machine has torch in its site directories.");
 	finding_evidence(fd, "diagnosed interpreter", f->python.selected_reason, "%s, Python %s", py->exe, py->version);
@@ -130,11 +130,11 @@ static void check_build(const struct facts *f, struct findings *out)
 		return;
 	t = &f->python.torches[py->torch];
 	if (t->hip[0]) {
-		fd = findings_add(out, "torch.rocm-build", SEV_ERROR, STAGE_PYTHON,
+		fd = findings_add(out, CAUSE_TORCH_ROCM_BUILD, SEV_ERROR,
 				  "torch %s is a ROCm (AMD) build on an NVIDIA machine", t->version);
 		finding_detail(fd, "This build talks to AMD GPUs through HIP %s; it cannot use NVIDIA GPUs.", t->hip);
 	} else if (!t->cuda[0]) {
-		fd = findings_add(out, "torch.cpu-only", SEV_ERROR, STAGE_PYTHON, "torch %s is a CPU-only build", t->version);
+		fd = findings_add(out, CAUSE_TORCH_CPU_ONLY, SEV_ERROR, "torch %s is a CPU-only build", t->version);
 		finding_detail(fd, "torch.version.cuda is None: this build has no CUDA code, so torch.cuda.is_available() is "
 			       "False whatever the driver does. %s", strcmp(t->installer, "debian") == 0 ?
 			       "It is the distribution's python3-torch package, which is built without CUDA." :
@@ -169,7 +169,7 @@ static void check_driver_and_arch(const struct facts *f, struct findings *out)
 	str_printf(variant, sizeof(variant), "cu%d%d", atoi(t->cuda), strchr(t->cuda, '.') ? atoi(strchr(t->cuda, '.') + 1) : 0);
 	v.cuda = t->cuda;
 	if (drv && kb_torch_variant_min_driver(&v, &need) == 0 && version_compare(drv, need.value) < 0) {
-		fd = findings_add(out, "torch.driver-too-old", SEV_ERROR, STAGE_PYTHON,
+		fd = findings_add(out, CAUSE_TORCH_DRIVER_TOO_OLD, SEV_ERROR,
 				  "torch %s needs NVIDIA driver >= %s; this machine has %s", t->version, need.value, drv);
 		finding_detail(fd, "This build carries the CUDA %s runtime, which needs at least driver %s (with "
 			       "minor-version compatibility). torch prints \"The NVIDIA driver on your system is too old\" "
@@ -199,7 +199,7 @@ static void check_driver_and_arch(const struct facts *f, struct findings *out)
 		    kb_torch_arch_list(base, variant))
 			archs = kb_torch_arch_list(base, variant);
 		if (archs && kb_arch_fit(archs, cc) == KB_ARCH_NONE) {
-			fd = findings_add(out, "torch.arch-unsupported", SEV_ERROR, STAGE_PYTHON,
+			fd = findings_add(out, CAUSE_TORCH_ARCH_UNSUPPORTED, SEV_ERROR,
 					  "torch %s has no kernels for this GPU (compute capability %s)", t->version, cc);
 			finding_detail(fd, "The %s build was compiled for %s. A GPU outside that list (and not covered by "
 				       "PTX) fails with \"no kernel image is available for execution on the device\".",
@@ -225,8 +225,8 @@ static void check_libs(const struct facts *f, struct findings *out)
 
 		if (!l->path[0]) {
 			if (!missing) {
-				missing = findings_add(out, "torch.libs-unresolved", gpu_present(f) ? SEV_ERROR : SEV_WARNING,
-						       STAGE_PYTHON, "libraries torch %s needs cannot be found", t->version);
+				missing = findings_add(out, CAUSE_TORCH_LIBS_UNRESOLVED, gpu_present(f) ? SEV_ERROR : SEV_WARNING,
+						       "libraries torch %s needs cannot be found", t->version);
 				finding_detail(missing, "libtorch_cuda.so needs these CUDA libraries, and neither its RUNPATH "
 					       "(the nvidia-* wheels next to torch), LD_LIBRARY_PATH nor the loader cache "
 					       "provides them: `import torch` fails with \"cannot open shared object file\". "
@@ -244,7 +244,7 @@ static void check_libs(const struct facts *f, struct findings *out)
 			finding_evidence(missing, l->soname, t->libtorch_cuda, "not found");
 		} else if (l->shadows_runpath) {
 			if (!shadow) {
-				shadow = findings_add(out, "env.library-shadowing", SEV_WARNING, STAGE_PYTHON,
+				shadow = findings_add(out, CAUSE_ENV_LIBRARY_SHADOWING, SEV_WARNING,
 						      "LD_LIBRARY_PATH overrides libraries torch ships with");
 				finding_detail(shadow, "torch's own copies (from its RUNPATH) lose to LD_LIBRARY_PATH. A "
 					       "different release of the same major is enough for \"undefined symbol\" errors "
@@ -284,19 +284,17 @@ static void check_extension_toolkit(const struct facts *f, struct findings *out)
 		if (strcmp(a, b) == 0)
 			return;
 	}
-	fd = findings_find(out, "toolkit.conflict");
-	if (!fd) {
-		fd = findings_add(out, "toolkit.conflict", major_differs ? SEV_WARNING : SEV_INFO, STAGE_TOOLKIT,
-				  "torch is built with CUDA %s, but extensions would compile with CUDA %s", t->cuda,
-				  active->version);
-		finding_detail(fd, "PyTorch C++/CUDA extensions (flash-attn, apex, custom ops) are compiled with the "
-			       "toolkit %s selects. %s", tk->active_reason, major_differs ?
-			       "With a different CUDA major, torch.utils.cpp_extension stops with \"The detected CUDA "
-			       "version mismatches the version that was used to compile PyTorch\"." :
-			       "A different minor version only warns, but the build targets another runtime.");
-	} else if (major_differs && fd->severity < SEV_WARNING) {
-		fd->severity = SEV_WARNING;
-	}
+	/* one toolkit conflict: joins the toolkit family's finding when it named one, fix step included */
+	fd = findings_add(out, CAUSE_TOOLKIT_CONFLICT, major_differs ? SEV_WARNING : SEV_INFO,
+			  "torch is built with CUDA %s, but extensions would compile with CUDA %s", t->cuda, active->version);
+	finding_joins(fd, CAUSE_TOOLKIT_CONFLICT);
+	if (fd)
+		fd->links.join_fixes = true;
+	finding_detail(fd, "PyTorch C++/CUDA extensions (flash-attn, apex, custom ops) are compiled with the "
+		       "toolkit %s selects. %s", tk->active_reason, major_differs ?
+		       "With a different CUDA major, torch.utils.cpp_extension stops with \"The detected CUDA "
+		       "version mismatches the version that was used to compile PyTorch\"." :
+		       "A different minor version only warns, but the build targets another runtime.");
 	finding_evidence(fd, "torch CUDA", t->dir, "%s", t->cuda);
 	finding_evidence(fd, "active toolkit", active->version_source, "CUDA %s at %s", active->version, active->real_path);
 	finding_fix(fd, NULL, "for building extensions, install the CUDA %s toolkit and point CUDA_HOME at it", t->cuda);
@@ -312,7 +310,7 @@ static void check_shadowing(const struct facts *f, struct findings *out)
 		return;
 	a = &f->python.torches[py->torch];
 	b = &f->python.torches[py->torch_shadowed];
-	fd = findings_add(out, "torch.multiple-installs", SEV_WARNING, STAGE_PYTHON,
+	fd = findings_add(out, CAUSE_TORCH_MULTIPLE_INSTALLS, SEV_WARNING,
 			  "two torch installs: %s hides %s", a->dir, b->dir);
 	finding_detail(fd, "%s imports torch %s from %s; torch %s in %s is never used. This is usually a `pip install "
 		       "--user` torch shadowing the environment's own.", py->exe, a->version, a->dir, b->version, b->dir);
@@ -331,8 +329,9 @@ static void check_shadowing(const struct facts *f, struct findings *out)
  * Predictions from the files that a working import overturns: when torch
  * imports, sees the GPU and computes on every device, none of them held.
  */
-static const char *const overturned_when_working[] = {
-	"torch.cpu-only", "torch.rocm-build", "torch.driver-too-old", "torch.arch-unsupported", "torch.libs-unresolved",
+static const enum cause_id overturned_when_working[] = {
+	CAUSE_TORCH_CPU_ONLY, CAUSE_TORCH_ROCM_BUILD, CAUSE_TORCH_DRIVER_TOO_OLD, CAUSE_TORCH_ARCH_UNSUPPORTED,
+	CAUSE_TORCH_LIBS_UNRESOLVED,
 };
 
 static bool is_arch_error(const char *text)
@@ -351,7 +350,7 @@ static int failed_device(const struct torch_deep *d)
 
 static void report_import_failed(const struct torch_deep *d, const struct python_env *py, struct findings *out)
 {
-	struct finding *fd = findings_add(out, "torch.import-failed", SEV_ERROR, STAGE_PYTHON, "import torch failed in %s",
+	struct finding *fd = findings_add(out, CAUSE_TORCH_IMPORT_FAILED, SEV_ERROR, "import torch failed in %s",
 					  py->exe);
 
 	finding_detail(fd, "Running the interpreter to import torch did not work: %s", d->error);
@@ -366,7 +365,7 @@ static void report_other_copy(const struct torch_deep *d, const struct python_en
 
 	if (!t || !d->version[0] || strcmp(t->version, d->version) == 0)
 		return;
-	fd = findings_add(out, "torch.deep-contradiction", SEV_WARNING, STAGE_PYTHON,
+	fd = findings_add(out, CAUSE_TORCH_DEEP_CONTRADICTION, SEV_WARNING,
 			  "import torch loads %s, not the %s the files show", d->version, t->version);
 	finding_detail(fd, "The interpreter's site directories hold torch %s in %s, but importing it in %s loads %s%s%s. "
 		       "PYTHONPATH, a .pth file or sitecustomize puts another copy first; the findings about the files "
@@ -378,29 +377,18 @@ static void report_other_copy(const struct torch_deep *d, const struct python_en
 		    "see which copy loads without PYTHONPATH");
 }
 
-/* It works: withdraw what the files predicted would not, and say so. */
+/* It works: what the files predicted would not is withdrawn (in the reconcile step), and this says so. */
 static void withdraw_predictions(const struct torch_deep *d, const struct python_env *py, struct findings *out)
 {
-	struct finding *fd = NULL;
-
-	for (size_t i = 0; i < sizeof(overturned_when_working) / sizeof(overturned_when_working[0]); i++) {
-		const struct finding *old = findings_get(out, overturned_when_working[i]);
-		char title[FACT_TEXT];
-
-		if (!old || old->severity != SEV_ERROR)
-			continue;
-		str_copy(title, sizeof(title), old->title);
-		findings_remove(out, overturned_when_working[i]);
-		if (!fd) {
-			fd = findings_add(out, "torch.deep-contradiction", SEV_INFO, STAGE_PYTHON,
+	struct finding *fd = findings_add(out, CAUSE_TORCH_DEEP_CONTRADICTION, SEV_INFO,
 					  "import torch works on the GPU, against what the files predicted");
-			finding_detail(fd, "The files predicted that torch %s in %s could not use the GPU, but importing it "
-				       "reports is_available() = True and a small computation succeeded on all %d device(s). "
-				       "The run wins; the withdrawn predictions are listed as evidence.", d->version,
-				       py->exe, d->device_count);
-		}
-		finding_evidence(fd, "withdrawn", overturned_when_working[i], "%s", title);
-	}
+
+	finding_detail(fd, "The files predicted that torch %s in %s could not use the GPU, but importing it "
+		       "reports is_available() = True and a small computation succeeded on all %d device(s). "
+		       "The run wins; the withdrawn predictions are listed as evidence.", d->version,
+		       py->exe, d->device_count);
+	for (size_t i = 0; i < sizeof(overturned_when_working) / sizeof(overturned_when_working[0]); i++)
+		finding_withdraws(fd, overturned_when_working[i]);
 }
 
 /* A device that torch sees but cannot compute on. */
@@ -411,19 +399,17 @@ static void report_failed_device(const struct torch_deep *d, int dev, const stru
 	struct finding *fd;
 
 	if (is_arch_error(text)) {
-		fd = findings_find(out, "torch.arch-unsupported");
-		if (!fd) {
-			fd = findings_add(out, "torch.arch-unsupported", SEV_ERROR, STAGE_PYTHON,
-					  "torch %s has no kernels for %s (sm %s)", d->version, d->devices[dev].name,
-					  d->devices[dev].cc);
-			finding_detail(fd, "The files did not predict it, but running a kernel on cuda:%d failed: this build "
-				       "has no code for the GPU's architecture. Its arch list: %s.", dev,
-				       d->arch_list[0] ? d->arch_list : "unknown");
-		}
+		/* when the files predicted it, the run's message joins that finding as evidence */
+		fd = findings_add(out, CAUSE_TORCH_ARCH_UNSUPPORTED, SEV_ERROR, "torch %s has no kernels for %s (sm %s)",
+				  d->version, d->devices[dev].name, d->devices[dev].cc);
+		finding_joins(fd, CAUSE_TORCH_ARCH_UNSUPPORTED);
+		finding_detail(fd, "The files did not predict it, but running a kernel on cuda:%d failed: this build "
+			       "has no code for the GPU's architecture. Its arch list: %s.", dev,
+			       d->arch_list[0] ? d->arch_list : "unknown");
 		finding_evidence(fd, "tensor test", py->exe, "cuda:%d: %s", dev, text);
 		return;
 	}
-	fd = findings_add(out, "torch.gpu-compute-failed", SEV_ERROR, STAGE_PYTHON,
+	fd = findings_add(out, CAUSE_TORCH_GPU_COMPUTE_FAILED, SEV_ERROR,
 			  "torch sees %s but a computation on cuda:%d failed", d->devices[dev].name, dev);
 	finding_detail(fd, "torch.cuda.is_available() is True, yet multiplying a 64-element tensor on cuda:%d did not "
 		       "work: %s. `gpudoctor explain` reads such messages; `gpudoctor --deep -v` shows the facts.",
@@ -457,10 +443,13 @@ static void check_deep(const struct facts *f, struct findings *out)
 		report_failed_device(d, bad, py, out);
 		return;
 	}
-	if (gpu_present(f) && d->available == 0 && !findings_get(out, "torch.cpu-only") &&
-	    !findings_get(out, "torch.driver-too-old") && !findings_get(out, "torch.rocm-build")) {
-		fd = findings_add(out, "torch.cuda-unavailable", SEV_ERROR, STAGE_PYTHON,
+	if (gpu_present(f) && d->available == 0) {
+		fd = findings_add(out, CAUSE_TORCH_CUDA_UNAVAILABLE, SEV_ERROR,
 				  "torch.cuda.is_available() is False in %s", py->exe);
+		/* the files already said why: a CPU, ROCm or too-new build */
+		finding_unless(fd, CAUSE_TORCH_CPU_ONLY);
+		finding_unless(fd, CAUSE_TORCH_DRIVER_TOO_OLD);
+		finding_unless(fd, CAUSE_TORCH_ROCM_BUILD);
 		finding_detail(fd, "The files predicted a working CUDA build, but importing torch says otherwise%s%s. The "
 			       "run wins: see the other findings for the layer below it.",
 			       d->warning[0] ? "; torch warned: " : "", d->warning);
@@ -469,13 +458,13 @@ static void check_deep(const struct facts *f, struct findings *out)
 }
 
 static const struct rule torch_rules[] = {
-	{ "torch.wrong-interpreter", check_installed },
-	{ "torch.cpu-only", check_build },
-	{ "torch.driver-too-old", check_driver_and_arch },
-	{ "torch.multiple-installs", check_shadowing },
-	{ "torch.libs-unresolved", check_libs },
-	{ "toolkit.conflict", check_extension_toolkit },
-	{ "torch.cuda-unavailable", check_deep },
+	{ CAUSE_TORCH_WRONG_INTERPRETER, check_installed },
+	{ CAUSE_TORCH_CPU_ONLY, check_build },
+	{ CAUSE_TORCH_DRIVER_TOO_OLD, check_driver_and_arch },
+	{ CAUSE_TORCH_MULTIPLE_INSTALLS, check_shadowing },
+	{ CAUSE_TORCH_LIBS_UNRESOLVED, check_libs },
+	{ CAUSE_TOOLKIT_CONFLICT, check_extension_toolkit },
+	{ CAUSE_TORCH_CUDA_UNAVAILABLE, check_deep },
 };
 
 const struct rule_family rules_torch = { "torch", torch_rules, sizeof(torch_rules) / sizeof(torch_rules[0]) };

@@ -92,10 +92,25 @@ static inline struct facts *healthy_machine(void)
 	return f;
 }
 
+/* Tests name causes by their public id strings: the contract they check. */
+static inline const char *id_of(const struct finding *f)
+{
+	return f ? cause_name(f->cause) : "";
+}
+
+static inline const struct finding *find_id(const struct findings *list, const char *id)
+{
+	enum cause_id cause;
+
+	if (!cause_by_name(id, &cause))
+		fail_msg("%s is not a cause of the registry", id);
+	return findings_get(list, cause);
+}
+
 static inline size_t index_of(const struct diagnosis *d, const char *id)
 {
 	for (size_t i = 0; i < d->findings.count; i++)
-		if (strcmp(d->findings.items[i].id, id) == 0)
+		if (strcmp(id_of(&d->findings.items[i]), id) == 0)
 			return i;
 	fail_msg("no finding %s", id);
 	return 0;

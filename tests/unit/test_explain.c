@@ -57,7 +57,7 @@ static void test_parse_size(void **state)
 static void test_catalog_consistent(void **state)
 {
 	const struct kb_table *t = &kb_table_explain_signatures;
-	int last_stage = catalog_stage("no.such-id");
+	enum cause_id cause_id;
 
 	(void)state;
 	assert_true(t->nrows >= 70);
@@ -68,8 +68,8 @@ static void test_catalog_consistent(void **state)
 		for (size_t k = r + 1; k < t->nrows; k++)
 			if (strcmp(id, kb_field(t, k, "id")) == 0)
 				fail_msg("data/explain_signatures.tsv:%d: id %s repeats at line %d", t->lines[r], id, t->lines[k]);
-		if (strcmp(cause, "@xid") != 0 && catalog_stage(cause) == last_stage)
-			fail_msg("data/explain_signatures.tsv:%d: cause %s is not in the causal chain", t->lines[r], cause);
+		if (strcmp(cause, "@xid") != 0 && !cause_by_name(cause, &cause_id))
+			fail_msg("data/explain_signatures.tsv:%d: cause %s is not in the registry", t->lines[r], cause);
 		/* catalog_confidence() falls back to 50 on a malformed cell */
 		if (strcmp(kb_field(t, r, "confidence"), "50") != 0 && catalog_confidence(r) == 50)
 			fail_msg("data/explain_signatures.tsv:%d: confidence is not 1..100", t->lines[r]);
@@ -81,8 +81,8 @@ static void test_catalog_consistent(void **state)
 	t = &kb_table_xid;
 	assert_true(t->nrows >= 20);
 	for (size_t r = 0; r < t->nrows; r++)
-		if (catalog_stage(kb_field(t, r, "cause")) == last_stage)
-			fail_msg("data/xid.tsv:%d: cause %s is not in the causal chain", t->lines[r], kb_field(t, r, "cause"));
+		if (!cause_by_name(kb_field(t, r, "cause"), &cause_id))
+			fail_msg("data/xid.tsv:%d: cause %s is not in the registry", t->lines[r], kb_field(t, r, "cause"));
 }
 
 static void test_oom_shortage(void **state)
@@ -92,7 +92,7 @@ static void test_oom_shortage(void **state)
 
 	(void)state;
 	assert_int_equal(r.count, 1);
-	assert_string_equal(r.causes[0].id, "runtime.out-of-memory");
+	assert_string_equal(cause_name(r.causes[0].cause), "runtime.out-of-memory");
 	assert_string_equal(value(&r.causes[0], "requested"), "2.00 GiB");
 	assert_string_equal(value(&r.causes[0], "total"), "7.79 GiB");
 	/* 6.00 reserved - 5.12 allocated < 2.00 requested, and little held elsewhere */
@@ -108,7 +108,7 @@ static void test_oom_fragmentation(void **state)
 	struct explain_scanner *s = scan(oom_fragmented, sizeof(oom_fragmented) - 1, &r);
 
 	(void)state;
-	assert_string_equal(r.causes[0].id, "runtime.out-of-memory");
+	assert_string_equal(cause_name(r.causes[0].cause), "runtime.out-of-memory");
 	assert_string_equal(value(&r.causes[0], "unallocated"), "8.41 GiB");
 	assert_string_equal(value(&r.causes[0], "kind"), "fragmentation");
 	assert_non_null(strstr(r.causes[0].detail, "Fragmentation"));
@@ -139,7 +139,7 @@ static void test_rank_by_causality(void **state)
 	text = strbuf_detach(&sb);
 	s = scan(text, strlen(text), &r);
 	assert_true(r.count >= 2);
-	assert_string_equal(r.causes[0].id, "gpu.hardware-fault");
+	assert_string_equal(cause_name(r.causes[0].cause), "gpu.hardware-fault");
 	assert_string_equal(value(&r.causes[0], "xid"), "79");
 	assert_string_equal(value(&r.causes[0], "bus"), "0000:3b:00");
 	assert_int_equal(r.causes[0].lines[0].number, 51);
@@ -165,7 +165,7 @@ static void test_line_numbers_across_buffers(void **state)
 	p += sizeof(oom_old) - 1;
 	*p++ = '\n';
 	s = scan(text, (size_t)(p - text), &r);
-	assert_string_equal(r.causes[0].id, "runtime.out-of-memory");
+	assert_string_equal(cause_name(r.causes[0].cause), "runtime.out-of-memory");
 	assert_int_equal(r.causes[0].lines[0].number, nlines + 1);
 	assert_int_equal(r.lines, nlines + 1);
 	explain_report_release(&r);
@@ -183,7 +183,7 @@ static void test_ansi_and_progress_bars(void **state)
 
 	(void)state;
 	assert_true(r.count >= 1);
-	assert_string_equal(r.causes[0].id, "runtime.device-assert");
+	assert_string_equal(cause_name(r.causes[0].cause), "runtime.device-assert");
 	assert_null(strchr(r.causes[0].lines[0].text, '\033'));
 	assert_string_equal(r.causes[0].lines[0].text, "RuntimeError: CUDA error: device-side assert triggered");
 	assert_int_equal(r.lines, 2);
@@ -206,7 +206,7 @@ static void test_traceback_frame(void **state)
 	struct explain_scanner *s = scan(text, sizeof(text) - 1, &r);
 
 	(void)state;
-	assert_string_equal(r.causes[0].id, "runtime.device-assert");
+	assert_string_equal(cause_name(r.causes[0].cause), "runtime.device-assert");
 	/* the innermost frame outside installed packages */
 	assert_string_equal(r.causes[0].where, "File \"/home/a/model.py\", line 17, in step");
 	explain_report_release(&r);
@@ -250,7 +250,7 @@ static void test_feed_fd_tee(void **state)
 	assert_non_null(s);
 	assert_int_equal(explain_feed_fd(s, in, "in", out, &err), 0);
 	assert_int_equal(explain_rank(s, &r), 0);
-	assert_string_equal(r.causes[0].id, "runtime.out-of-memory");
+	assert_string_equal(cause_name(r.causes[0].cause), "runtime.out-of-memory");
 	assert_int_equal(lseek(out, 0, SEEK_SET), 0);
 	n = read(out, back, sizeof(back));
 	assert_int_equal(n, (ssize_t)sizeof(oom_old) - 1);
@@ -271,14 +271,14 @@ static void test_annotate_deep_message(void **state)
 
 	(void)state;
 	memset(&d, 0, sizeof(d));
-	f = findings_add(&d.findings, "torch.import-failed", SEV_ERROR, STAGE_PYTHON, "import torch failed in %s",
+	f = findings_add(&d.findings, CAUSE_TORCH_IMPORT_FAILED, SEV_ERROR, "import torch failed in %s",
 			 "/venv/bin/python");
 	finding_detail(f, "Running the interpreter to import torch did not work.");
 	finding_evidence(f, "deep probe", "/venv/bin/python", "%s",
 			 "ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory");
 	before = f->nfix;
 	explain_annotate_findings(&d);
-	f = findings_find(&d.findings, "torch.import-failed");
+	f = findings_find(&d.findings, CAUSE_TORCH_IMPORT_FAILED);
 	/* the catalog reads a missing libcudnn.so.N as cuDNN missing */
 	assert_non_null(strstr(f->detail, "reads as cudnn.missing"));
 	assert_true(f->nfix > before);

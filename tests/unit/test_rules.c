@@ -24,14 +24,14 @@ static void test_nouveau_not_loaded(void **state)
 	rules_run(f, &d);
 	assert_int_equal(d.verdict, VERDICT_BROKEN);
 	assert_non_null(d.root_cause);
-	assert_string_equal(d.root_cause->id, "driver.not-loaded");
+	assert_string_equal(id_of(d.root_cause), "driver.not-loaded");
 	assert_int_equal(d.root_cause->severity, SEV_ERROR);
 	assert_int_equal(d.root_cause->stage, STAGE_KERNEL);
 	assert_ptr_equal(d.root_cause, &d.findings.items[0]);	/* root cause first */
 	assert_string_equal(d.summary, d.root_cause->title);
-	assert_null(findings_get(&d.findings, "driver.not-installed"));
-	assert_null(findings_get(&d.findings, "gpu.ready"));
-	assert_null(findings_get(&d.findings, "gpu.none"));
+	assert_null(find_id(&d.findings, "driver.not-installed"));
+	assert_null(find_id(&d.findings, "gpu.ready"));
+	assert_null(find_id(&d.findings, "gpu.none"));
 	nl = d.root_cause;
 	assert_non_null(strstr(nl->detail, "nouveau"));
 	assert_true(nl->nfix > 0);
@@ -51,11 +51,11 @@ static void test_no_gpu(void **state)
 	rules_run(f, &d);
 	assert_int_equal(d.verdict, VERDICT_NO_GPU);
 	assert_non_null(d.root_cause);
-	assert_string_equal(d.root_cause->id, "gpu.none");
+	assert_string_equal(id_of(d.root_cause), "gpu.none");
 	assert_int_equal(d.root_cause->stage, STAGE_GPU);
-	assert_null(findings_get(&d.findings, "gpu.ready"));
-	assert_null(findings_get(&d.findings, "driver.not-installed"));
-	assert_null(findings_get(&d.findings, "cuda.lib-missing"));	/* no GPU expected: no lib needed */
+	assert_null(find_id(&d.findings, "gpu.ready"));
+	assert_null(find_id(&d.findings, "driver.not-installed"));
+	assert_null(find_id(&d.findings, "cuda.lib-missing"));	/* no GPU expected: no lib needed */
 	assert_string_equal(verdict_name(d.verdict), "no-gpu");
 	diagnosis_release(&d);
 	facts_free(f);
@@ -71,7 +71,7 @@ static void test_healthy(void **state)
 	rules_run(f, &d);
 	assert_int_equal(d.verdict, VERDICT_READY);
 	assert_null(d.root_cause);
-	ready = findings_get(&d.findings, "gpu.ready");
+	ready = find_id(&d.findings, "gpu.ready");
 	assert_non_null(ready);
 	assert_int_equal(ready->severity, SEV_INFO);
 	assert_non_null(strstr(ready->title, "535.104.05"));
@@ -79,7 +79,7 @@ static void test_healthy(void **state)
 	for (size_t i = 0; i < d.findings.count; i++)
 		if (d.findings.items[i].severity != SEV_INFO)
 			fail_msg("healthy machine has %s finding %s", severity_name(d.findings.items[i].severity),
-				 d.findings.items[i].id);
+				 id_of(&d.findings.items[i]));
 	assert_string_equal(verdict_name(d.verdict), "ready");
 	diagnosis_release(&d);
 	facts_free(f);
@@ -98,7 +98,7 @@ static void test_healthy_with_debug_var_is_degraded(void **state)
 	rules_run(f, &d);
 	assert_int_equal(d.verdict, VERDICT_DEGRADED);
 	assert_null(d.root_cause);
-	assert_non_null(findings_get(&d.findings, "env.debug-vars"));
+	assert_non_null(find_id(&d.findings, "env.debug-vars"));
 	/* warnings sort before info */
 	assert_true(index_of(&d, "env.debug-vars") < index_of(&d, "gpu.ready"));
 	diagnosis_release(&d);
@@ -117,16 +117,16 @@ static void test_not_installed_blocks_lib_missing(void **state)
 	rules_run(f, &d);
 	assert_int_equal(d.verdict, VERDICT_BROKEN);
 	assert_non_null(d.root_cause);
-	assert_string_equal(d.root_cause->id, "driver.not-installed");
+	assert_string_equal(id_of(d.root_cause), "driver.not-installed");
 	assert_int_equal(d.root_cause->nblocked, 0);
-	lib = findings_get(&d.findings, "cuda.lib-missing");
+	lib = find_id(&d.findings, "cuda.lib-missing");
 	assert_non_null(lib);
 	assert_int_equal(lib->severity, SEV_ERROR);
 	assert_int_equal(lib->nblocked, 1);
-	assert_string_equal(lib->blocked_by[0], "driver.not-installed");
+	assert_string_equal(cause_name(lib->blocked_by[0]), "driver.not-installed");
 	/* the consequence sorts after its cause */
 	assert_true(index_of(&d, "driver.not-installed") < index_of(&d, "cuda.lib-missing"));
-	assert_null(findings_get(&d.findings, "driver.not-loaded"));
+	assert_null(find_id(&d.findings, "driver.not-loaded"));
 	diagnosis_release(&d);
 	facts_free(f);
 }
@@ -143,7 +143,7 @@ static void test_deterministic(void **state)
 	rules_run(f, &b);
 	assert_int_equal(a.findings.count, b.findings.count);
 	for (size_t i = 0; i < a.findings.count; i++) {
-		assert_string_equal(a.findings.items[i].id, b.findings.items[i].id);
+		assert_string_equal(id_of(&a.findings.items[i]), id_of(&b.findings.items[i]));
 		assert_string_equal(a.findings.items[i].title, b.findings.items[i].title);
 	}
 	assert_int_equal(a.verdict, b.verdict);

@@ -41,7 +41,7 @@ static struct facts *ran_machine(int nvml_init, int cu_init)
 static const char *root_of(struct facts *f, struct diagnosis *d)
 {
 	rules_run(f, d);
-	return d->root_cause ? d->root_cause->id : "";
+	return d->root_cause ? id_of(d->root_cause) : "";
 }
 
 static void expect_root(int nvml_init, int cu_init, const char *id)
@@ -103,9 +103,9 @@ static void test_no_device_with_hiding_variable(void **state)
 	/* one finding, with the static reading and cuInit's answer as evidence */
 	for (size_t i = 0; i < d.findings.count; i++)
 		if (&d.findings.items[i] != vis)
-			assert_string_not_equal(d.findings.items[i].id, "env.visible-devices");
+			assert_string_not_equal(id_of(&d.findings.items[i]), "env.visible-devices");
 	assert_true(vis->nevidence >= 2);
-	assert_null(findings_get(&d.findings, "cuda.init-failed"));
+	assert_null(find_id(&d.findings, "cuda.init-failed"));
 	diagnosis_release(&d);
 	facts_free(f);
 }
@@ -168,12 +168,12 @@ static void test_lost_gpu(void **state)
 	/* NVML lists a device on another bus than the one sysfs shows bound to nvidia */
 	str_copy(f->runtime.nvml[0].bus_id, sizeof(f->runtime.nvml[0].bus_id), "00000000:02:00.0");
 	rules_run(f, &d);
-	assert_non_null(findings_get(&d.findings, "gpu.hardware-fault"));
+	assert_non_null(find_id(&d.findings, "gpu.hardware-fault"));
 	diagnosis_release(&d);
 	/* and the same bus id in another case is the same device */
 	str_copy(f->runtime.nvml[0].bus_id, sizeof(f->runtime.nvml[0].bus_id), "00000000:01:00.0");
 	rules_run(f, &d);
-	assert_null(findings_get(&d.findings, "gpu.hardware-fault"));
+	assert_null(find_id(&d.findings, "gpu.hardware-fault"));
 	diagnosis_release(&d);
 	facts_free(f);
 }

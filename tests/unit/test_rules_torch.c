@@ -37,8 +37,8 @@ static void test_static_prediction_holds(void **state)
 	(void)state;
 	rules_run(f, &d);
 	assert_null(d.root_cause);
-	assert_null(findings_get(&d.findings, "torch.cuda-unavailable"));
-	assert_null(findings_get(&d.findings, "torch.import-failed"));
+	assert_null(find_id(&d.findings, "torch.cuda-unavailable"));
+	assert_null(find_id(&d.findings, "torch.import-failed"));
 	diagnosis_release(&d);
 	facts_free(f);
 }
@@ -56,7 +56,7 @@ static void test_deep_contradicts(void **state)
 	str_copy(f->python.deep.warning, sizeof(f->python.deep.warning), "CUDA initialization: Unexpected error");
 	rules_run(f, &d);
 	assert_non_null(d.root_cause);
-	assert_string_equal(d.root_cause->id, "torch.cuda-unavailable");
+	assert_string_equal(id_of(d.root_cause), "torch.cuda-unavailable");
 	assert_non_null(strstr(d.root_cause->detail, "Unexpected error"));
 	diagnosis_release(&d);
 	facts_free(f);
@@ -73,7 +73,7 @@ static void test_import_failed(void **state)
 		 "ImportError: libcudnn.so.9: cannot open shared object file");
 	rules_run(f, &d);
 	assert_non_null(d.root_cause);
-	assert_string_equal(d.root_cause->id, "torch.import-failed");
+	assert_string_equal(id_of(d.root_cause), "torch.import-failed");
 	assert_non_null(strstr(d.root_cause->detail, "libcudnn.so.9"));
 	diagnosis_release(&d);
 	facts_free(f);
@@ -90,9 +90,9 @@ static void test_cpu_build_explained_once(void **state)
 	f->python.deep.ran = f->python.deep.ok = true;
 	f->python.deep.available = 0;
 	rules_run(f, &d);
-	assert_string_equal(d.root_cause->id, "torch.cpu-only");
+	assert_string_equal(id_of(d.root_cause), "torch.cpu-only");
 	/* the run agrees with the prediction: no second finding */
-	assert_null(findings_get(&d.findings, "torch.cuda-unavailable"));
+	assert_null(find_id(&d.findings, "torch.cuda-unavailable"));
 	/* the fix installs through the diagnosed interpreter, from the tables */
 	{
 		const struct finding *c = d.root_cause;
@@ -135,8 +135,8 @@ static void test_deep_overturns_prediction(void **state)
 	deep_works(f, "2.4.1+cpu");
 	rules_run(f, &d);
 	assert_null(d.root_cause);
-	assert_null(findings_get(&d.findings, "torch.cpu-only"));
-	c = findings_get(&d.findings, "torch.deep-contradiction");
+	assert_null(find_id(&d.findings, "torch.cpu-only"));
+	c = find_id(&d.findings, "torch.deep-contradiction");
 	assert_non_null(c);
 	assert_int_equal(c->severity, SEV_INFO);
 	assert_int_equal(c->nevidence, 1);
@@ -156,7 +156,7 @@ static void test_deep_loads_other_copy(void **state)
 	deep_works(f, "2.5.0+cu124");
 	str_copy(f->python.deep.file, sizeof(f->python.deep.file), "/opt/extra/torch/__init__.py");
 	rules_run(f, &d);
-	c = findings_get(&d.findings, "torch.deep-contradiction");
+	c = find_id(&d.findings, "torch.deep-contradiction");
 	assert_non_null(c);
 	assert_int_equal(c->severity, SEV_WARNING);
 	assert_non_null(strstr(c->title, "2.5.0+cu124"));
@@ -177,7 +177,7 @@ static void test_deep_device_without_kernels(void **state)
 		 "CUDA error: no kernel image is available for execution on the device");
 	rules_run(f, &d);
 	assert_non_null(d.root_cause);
-	assert_string_equal(d.root_cause->id, "torch.arch-unsupported");
+	assert_string_equal(id_of(d.root_cause), "torch.arch-unsupported");
 	assert_non_null(strstr(d.root_cause->evidence[d.root_cause->nevidence - 1].value, "no kernel image"));
 	diagnosis_release(&d);
 	facts_free(f);
@@ -194,9 +194,9 @@ static void test_deep_device_compute_fails(void **state)
 		 "CUDA error: an illegal memory access was encountered");
 	rules_run(f, &d);
 	assert_non_null(d.root_cause);
-	assert_string_equal(d.root_cause->id, "torch.gpu-compute-failed");
+	assert_string_equal(id_of(d.root_cause), "torch.gpu-compute-failed");
 	assert_non_null(strstr(d.root_cause->title, "cuda:0"));
-	assert_null(findings_get(&d.findings, "torch.deep-contradiction"));
+	assert_null(find_id(&d.findings, "torch.deep-contradiction"));
 	diagnosis_release(&d);
 	facts_free(f);
 }
@@ -224,7 +224,7 @@ static void test_full_scan_missing_arch(void **state)
 	(void)state;
 	rules_run(f, &d);
 	assert_non_null(d.root_cause);
-	assert_string_equal(d.root_cause->id, "torch.arch-unsupported");
+	assert_string_equal(id_of(d.root_cause), "torch.arch-unsupported");
 	diagnosis_release(&d);
 	facts_free(f);
 }
@@ -237,7 +237,7 @@ static void test_sampled_scan_defers_to_table(void **state)
 	(void)state;
 	/* 2.4.1+cu121 is built for 5.0 to 9.0 (data/torch_archs.tsv): the sample just stopped early */
 	rules_run(f, &d);
-	assert_null(findings_get(&d.findings, "torch.arch-unsupported"));
+	assert_null(find_id(&d.findings, "torch.arch-unsupported"));
 	diagnosis_release(&d);
 	facts_free(f);
 }
