@@ -63,7 +63,7 @@ BIN_SAN := build/asan/gpudoctor
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRC))
 
-.PHONY: all check deps unit scenarios explain-test hostile syscalls ptx-check smoke bench gpu-check clean fakes
+.PHONY: all check deps unit scenarios explain-test hostile syscalls cli ptx-check smoke bench gpu-check clean fakes
 .SECONDARY:
 
 all: $(BIN)
@@ -144,7 +144,7 @@ build/asan/tests/%: tests/unit/%.c $(OBJ_LIB_SAN)
 
 check: deps
 	@tools/check-stray-ids
-	@$(MAKE) --no-print-directory $(BIN) unit fakes-test scenarios explain-test hostile syscalls ptx-check smoke
+	@$(MAKE) --no-print-directory $(BIN) unit fakes-test scenarios explain-test hostile syscalls cli ptx-check smoke
 	@echo "all checks passed"
 
 deps:
@@ -168,6 +168,10 @@ hostile: $(BIN_SAN) $(FAKES)
 # binary: the sanitizers' runtime starts helper processes of its own.
 syscalls: $(BIN)
 	tests/syscalls $(BIN)
+
+# The command line: each command's own options, usage errors, --help at 80 columns.
+cli: $(BIN_SAN)
+	tests/cli $(BIN_SAN)
 
 ptx-check:
 	@tests/ptx-check

@@ -1,6 +1,10 @@
 /*
  * cmd.h - the command layer: the only code that prints to the user,
  * chooses exit statuses or exits.
+ *
+ * A command is a name, the function that runs it, its help, and the
+ * options it takes (cmd/options.h). main.c knows the list of commands and
+ * the global options; each command file owns its own options and help.
  */
 #ifndef GD_CMD_CMD_H
 #define GD_CMD_CMD_H
@@ -19,44 +23,50 @@ enum exit_code {
 enum output_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN };
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
+/* What the command line said; each command reads the options it takes. */
 struct cmd_options {
-	const char *root;		/* --root, NULL for the live machine */
+	/* global */
 	enum output_format format;
 	enum color_mode color;
 	int verbose;
-	bool fail_on_warning;
-	double timeout_s;		/* --timeout for driver calls, 0 = default */
-	bool static_only;		/* --static: never call the driver */
-	bool load_root_libraries;	/* --load-root-libraries: trust the --root image's driver libraries */
-	const char *python;		/* --python PATH */
-	bool deep, fast;		/* --deep, --fast: the torch import probe */
-	bool tee, with_doctor;		/* explain's --tee and --with-doctor */
-	bool seeds_compat;		/* bench --seeds-compat */
-	double duration_s;		/* test/bench --duration: the stability loop, 0 = default */
-	double max_time_s;		/* test/bench --max-time: the whole run's budget, 0 = default */
 	bool help;
-	char **args;			/* operands after the command name */
-	char *query_flags[6];		/* kb's --driver/--gpu/--python, as "--flag", "value" */
-	int nquery_flags;
+	/* the machine: doctor, info, test, bench, explain --with-doctor */
+	const char *root;		/* --root, NULL for the live machine */
+	bool load_root_libraries;	/* --load-root-libraries: trust the --root image's driver libraries */
+	double timeout_s;		/* --timeout: one driver call's deadline, 0 = default */
+	bool static_only;		/* --static: never call the driver */
+	const char *python;		/* --python PATH: the interpreter to diagnose */
+	bool deep, fast;		/* --deep, --fast: the torch import probe */
+	/* doctor */
+	bool fail_on_warning;
+	/* explain */
+	bool tee, with_doctor;
+	/* test and bench */
+	double duration_s;		/* --duration: the stability loop, 0 = default */
+	double max_time_s;		/* --max-time: the whole run's budget, 0 = default */
+	bool seeds_compat;		/* bench --seeds-compat */
+	/* kb */
+	const char *kb_driver, *kb_gpu, *kb_python;
+	/* operands after the command name */
+	char **args;
 	int nargs;
 	char **envp;			/* the environment to diagnose */
 };
 
+struct cmd_option_group;
+
 struct command {
 	const char *name;
 	int (*run)(const struct cmd_options *opts);
-	const char *summary;
-	const char *help;		/* the command's --help text */
-	const char *(*more_help)(void);	/* appended to help, may be NULL */
+	const char *summary;		/* one line for `gpudoctor --help` */
+	const char *usage;		/* "gpudoctor doctor [options]" */
+	const char *description;	/* paragraphs before the options, wrapped at 80 columns */
+	const char *epilogue;		/* after the options (exit status, queries), may be NULL */
+	const struct cmd_option_group *const *groups;	/* the options it takes, NULL-terminated */
+	bool operands;			/* takes operands after its options */
 };
 
-int cmd_doctor(const struct cmd_options *opts);
-int cmd_info(const struct cmd_options *opts);
-int cmd_kb(const struct cmd_options *opts);
-int cmd_explain(const struct cmd_options *opts);
-int cmd_test(const struct cmd_options *opts);
-int cmd_bench(const struct cmd_options *opts);
-const char *cmd_kb_queries(void);
+extern const struct command cmd_doctor, cmd_info, cmd_explain, cmd_test, cmd_bench, cmd_kb;
 
 /*
  * A report on its way to standard output: renderers write into fp (memory);
@@ -76,7 +86,7 @@ int cmd_out_close(struct cmd_out *o, const struct cmd_options *opts, int status)
 /* A message on stderr, newline added, with what it quotes escaped like a report. */
 void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Shared by commands: whether to colour stdout. */
+/* Whether to colour stdout. */
 bool cmd_use_color(const struct cmd_options *opts);
 /* Flush stdout; a closed pipe is success, any other write error is not. */
 int cmd_finish_output(int status);

@@ -3,21 +3,28 @@
  */
 #include <stdio.h>
 
-#include "cmd/diagnose.h"
+#include "cmd/machine.h"
+#include "cmd/options.h"
 #include "explain/join.h"
 #include "report/report.h"
+#include "rules/rules.h"
 
-int cmd_doctor(const struct cmd_options *opts)
+static int run_doctor(const struct cmd_options *opts)
 {
 	struct report_opts ro = { cmd_use_color(opts), opts->verbose, 80 };
+	struct machine m;
 	struct diagnosis d;
 	struct cmd_out o;
-	int status = EXIT_READY;
-	struct facts *facts = diagnose_collect(opts, &status);
+	struct facts *facts;
 	FILE *out;
+	int status = machine_open(&m, opts);
 
-	if (!facts)
+	if (status)
 		return status;
+	facts = machine_probe(&m, opts);
+	machine_close(&m);
+	if (!facts)
+		return EXIT_INTERNAL;
 	if (!(out = cmd_out_open(&o))) {
 		facts_free(facts);
 		return EXIT_INTERNAL;
@@ -54,3 +61,25 @@ int cmd_doctor(const struct cmd_options *opts)
 	facts_free(facts);
 	return cmd_out_close(&o, opts, status);
 }
+
+static const struct cmd_option doctor_only[] = {
+	{ "fail-on", 0, "LEVEL", OPT_FAIL_ON, "error (default) or warning: which findings make the exit status 1" },
+};
+static CMD_OPTION_GROUP(doctor_options, doctor_only);
+
+static const struct cmd_option_group *const groups[] = {
+	&cmd_machine_options, &cmd_probe_options, &doctor_options, NULL,
+};
+
+const struct command cmd_doctor = {
+	.name = "doctor",
+	.run = run_doctor,
+	.summary = "diagnose the GPU stack and print the root cause first (default)",
+	.usage = "gpudoctor [doctor] [options]",
+	.description = "Walks the chain PCI device -> kernel driver -> driver libraries -> CUDA -> toolkits -> cuDNN "
+		       "-> Python and PyTorch -> environment -> container/WSL and prints the root cause first, with "
+		       "the evidence it read and the commands that fix it.",
+	.epilogue = "Exit status: 0 ready (or degraded), 1 not ready (an error finding; with\n"
+		    "--fail-on warning also a warning), 2 usage error, 3 internal error.\n",
+	.groups = groups,
+};

@@ -10,9 +10,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd/diagnose.h"
+#include "cmd/machine.h"
+#include "cmd/options.h"
 #include "explain/join.h"
 #include "report/report_explain.h"
+#include "rules/rules.h"
 
 static bool names_file(const char *arg)
 {
@@ -66,9 +68,13 @@ static int feed_all(struct explain_scanner *s, const struct cmd_options *opts, i
 static void join_doctor(const struct cmd_options *opts, struct explain_report *r)
 {
 	struct diagnosis d;
-	int status = EXIT_READY;
-	struct facts *facts = diagnose_collect(opts, &status);
+	struct machine m;
+	struct facts *facts;
 
+	if (machine_open(&m, opts) != 0)
+		return;
+	facts = machine_probe(&m, opts);
+	machine_close(&m);
 	if (!facts)
 		return;
 	rules_run(facts, &d);
@@ -77,7 +83,7 @@ static void join_doctor(const struct cmd_options *opts, struct explain_report *r
 	facts_free(facts);
 }
 
-int cmd_explain(const struct cmd_options *opts)
+static int run_explain(const struct cmd_options *opts)
 {
 	struct report_opts ro = { cmd_use_color(opts), opts->verbose, 80 };
 	struct explain_report report;
@@ -122,3 +128,29 @@ int cmd_explain(const struct cmd_options *opts)
 	explain_close(s);
 	return cmd_out_close(&o, opts, status);
 }
+
+static const struct cmd_option explain_only[] = {
+	{ "tee", 0, NULL, OPT_TEE, "pass the input through to standard output unchanged, then append the diagnosis: "
+	  "python train.py 2>&1 | gpudoctor explain --tee" },
+	{ "with-doctor", 0, NULL, OPT_WITH_DOCTOR, "also diagnose this machine and join the two (a cause the doctor "
+	  "confirms leads, with the doctor's exact fix); the options below apply to that diagnosis" },
+};
+static CMD_OPTION_GROUP(explain_options, explain_only);
+
+static const struct cmd_option_group *const groups[] = {
+	&explain_options, &cmd_machine_options, &cmd_probe_options, NULL,
+};
+
+const struct command cmd_explain = {
+	.name = "explain",
+	.run = run_explain,
+	.summary = "read error text or a whole log and name the cause and the fix",
+	.usage = "gpudoctor explain [\"ERROR TEXT\" | FILE... | -] [options]",
+	.description = "Reads error messages or whole training logs (operands that name files are read, other "
+		       "operands are the text itself, no operand reads standard input) in one streaming pass and "
+		       "ranks the causes by causality, each with the lines that matched, why it happens and the fix.",
+	.epilogue = "Exit status: 0 a cause was recognised, 1 nothing was, 2 usage error, 3 an input\n"
+		    "could not be read.\n",
+	.groups = groups,
+	.operands = true,
+};

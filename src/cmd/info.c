@@ -3,19 +3,25 @@
  */
 #include <stdio.h>
 
-#include "cmd/diagnose.h"
+#include "cmd/machine.h"
+#include "cmd/options.h"
 #include "report/report.h"
 
-int cmd_info(const struct cmd_options *opts)
+static int run_info(const struct cmd_options *opts)
 {
 	struct report_opts ro = { cmd_use_color(opts), opts->verbose, 80 };
-	int status = EXIT_READY;
-	struct facts *facts = diagnose_collect(opts, &status);
+	struct machine m;
 	struct cmd_out o;
+	struct facts *facts;
 	FILE *out;
+	int status = machine_open(&m, opts);
 
-	if (!facts)
+	if (status)
 		return status;
+	facts = machine_probe(&m, opts);
+	machine_close(&m);
+	if (!facts)
+		return EXIT_INTERNAL;
 	if (!(out = cmd_out_open(&o))) {
 		facts_free(facts);
 		return EXIT_INTERNAL;
@@ -44,3 +50,17 @@ int cmd_info(const struct cmd_options *opts)
 	facts_free(facts);
 	return cmd_out_close(&o, opts, status);
 }
+
+static const struct cmd_option_group *const groups[] = { &cmd_machine_options, &cmd_probe_options, NULL };
+
+const struct command cmd_info = {
+	.name = "info",
+	.run = run_info,
+	.summary = "print the facts gathered about this machine, without judging them",
+	.usage = "gpudoctor info [options]",
+	.description = "Prints everything the probes found: system, GPUs, driver, libraries, toolkits, cuDNN, "
+		       "Python and PyTorch, environment, container and WSL. --json gives the same \"facts\" object "
+		       "as the doctor's report.",
+	.epilogue = "Exit status: 0, or 2 usage error, 3 internal error.\n",
+	.groups = groups,
+};

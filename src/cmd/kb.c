@@ -5,10 +5,11 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/options.h"
 #include "kb/query.h"
 #include "report/report.h"
 
-int cmd_kb(const struct cmd_options *opts)
+static int run_kb(const struct cmd_options *opts)
 {
 	char *argv[16];
 	int argc = 0;
@@ -20,11 +21,19 @@ int cmd_kb(const struct cmd_options *opts)
 
 	for (int k = 0; k < opts->nargs && argc < 10; k++)
 		argv[argc++] = opts->args[k];
-	for (int k = 0; k < opts->nquery_flags; k++)
-		argv[argc++] = opts->query_flags[k];
+	/* torch-for's constraints travel to the query as "--flag value" pairs */
+	const char *const flags[][2] = { { "--driver", opts->kb_driver }, { "--gpu", opts->kb_gpu },
+					 { "--python", opts->kb_python } };
+
+	for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++) {
+		if (flags[k][1]) {
+			argv[argc++] = (char *)flags[k][0];
+			argv[argc++] = (char *)flags[k][1];
+		}
+	}
 	ans = kb_query(argc, argv, &err);
 	if (!ans) {
-		cmd_error("gpudoctor kb: %s\nqueries:\n%s", err.msg, kb_query_usage);
+		cmd_error("gpudoctor kb: %s\n%s", err.msg, kb_query_usage);
 		return EXIT_USAGE;
 	}
 	if (!(out = cmd_out_open(&o))) {
@@ -56,7 +65,23 @@ int cmd_kb(const struct cmd_options *opts)
 	return cmd_out_close(&o, opts, EXIT_READY);
 }
 
-const char *cmd_kb_queries(void)
-{
-	return kb_query_usage;
-}
+static const struct cmd_option kb_only[] = {
+	{ "driver", 0, "VERSION", OPT_KB_DRIVER, "torch-for: the NVIDIA driver version (e.g. 470.82.01)" },
+	{ "gpu", 0, "SM", OPT_KB_GPU, "torch-for: the GPU's compute capability (sm_86 or 8.6)" },
+	{ "python", 0, "VERSION", OPT_KB_PYTHON, "torch-for: the Python version (e.g. 3.10)" },
+};
+static CMD_OPTION_GROUP(kb_options, kb_only);
+
+static const struct cmd_option_group *const groups[] = { &kb_options, NULL };
+
+const struct command cmd_kb = {
+	.name = "kb",
+	.run = run_kb,
+	.summary = "answer version questions from the built-in knowledge tables",
+	.usage = "gpudoctor kb QUERY [options]",
+	.description = "Answers the version arithmetic of GPU setups from tables compiled into the binary, each "
+		       "row with its public source (-v shows the rows).",
+	.epilogue = kb_query_usage,
+	.groups = groups,
+	.operands = true,
+};

@@ -59,8 +59,8 @@ struct compute_gpu {
 
 struct compute_run {
 	/* what to do, set by the caller */
-	char libcuda[512];		/* what to dlopen */
-	char cublas[COMPUTE_MAX_CUBLAS][512];	/* cuBLAS libraries to try, in order */
+	char libcuda[4096];		/* what to dlopen: a soname, or a host path */
+	char cublas[COMPUTE_MAX_CUBLAS][4096];	/* cuBLAS libraries to try, in order (host paths) */
 	int ncublas;
 	bool cublas_search;		/* also try the sonames on the loader's path (not under --root) */
 	bool bench, seeds_compat;

@@ -7,14 +7,15 @@
 #include "util/str.h"
 
 const char kb_query_usage[] =
-	"  gpudoctor kb driver-for cuda VERSION     minimum NVIDIA driver for a CUDA toolkit\n"
-	"  gpudoctor kb cuda-for driver VERSION     newest CUDA a driver supports\n"
-	"  gpudoctor kb gpu NAME|PCI-ID             compute capability and architecture of a GPU\n"
-	"  gpudoctor kb torch VERSION               wheel variants, Python versions, install commands\n"
-	"  gpudoctor kb torch-for [--driver V] [--gpu sm_XX|NAME] [--python 3.X]\n"
-	"                                           the newest torch and variant that will work\n"
-	"  gpudoctor kb arch sm_XX                  which CUDA toolkits can compile for it\n"
-	"  gpudoctor kb error CODE|NAME             a CUDA driver, runtime or NVML status code\n";
+	"queries:\n"
+	"  driver-for cuda VERSION   minimum NVIDIA driver for a CUDA toolkit\n"
+	"  cuda-for driver VERSION   newest CUDA a driver supports\n"
+	"  gpu NAME|PCI-ID           compute capability and architecture of a GPU\n"
+	"  torch VERSION             wheel variants, Python versions, install commands\n"
+	"  torch-for [--driver V] [--gpu sm_XX|NAME] [--python 3.X]\n"
+	"                            the newest torch and variant that will work\n"
+	"  arch sm_XX                which CUDA toolkits can compile for it\n"
+	"  error CODE|NAME           a CUDA driver, runtime or NVML status code\n";
 
 static json_t *row_json(const struct kb_table *t, size_t r)
 {

@@ -92,6 +92,6 @@ static void detect_wsl(struct facts *f, const struct rootfs *fs)
 
 void probe_container(struct facts *f, const struct probe_ctx *ctx)
 {
-	detect_container(f, &ctx->fs, ctx->envp);
-	detect_wsl(f, &ctx->fs);
+	detect_container(f, ctx->fs, ctx->envp);
+	detect_wsl(f, ctx->fs);
 }

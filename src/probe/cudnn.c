@@ -130,7 +130,7 @@ static void scan_lib_dir(struct lib_scan *s, const char *dir)
 void probe_cudnn(struct facts *f, const struct probe_ctx *ctx)
 {
 	struct cudnn_facts *c = &f->cudnn;
-	const struct rootfs *fs = &ctx->fs;
+	const struct rootfs *fs = ctx->fs;
 	struct lib_scan scan = { c, fs, "toolkit" };
 	static const char *const sys_includes[] = { "/usr/include", "/usr/include/x86_64-linux-gnu",
 						    "/usr/include/aarch64-linux-gnu", "/usr/local/include" };

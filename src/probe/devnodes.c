@@ -119,7 +119,7 @@ static void add_node(struct facts *f, const struct probe_ctx *ctx, const char *p
 	struct devnode *node;
 	struct stat st;
 
-	if (rootfs_lstat(&ctx->fs, path, &st) < 0 || S_ISDIR(st.st_mode))
+	if (rootfs_lstat(ctx->fs, path, &st) < 0 || S_ISDIR(st.st_mode))
 		return;
 	if (k->node_count >= MAX_DEVNODES) {
 		facts_dropped(f, "NVIDIA device nodes", MAX_DEVNODES, 1);
@@ -128,11 +128,11 @@ static void add_node(struct facts *f, const struct probe_ctx *ctx, const char *p
 	node = &k->nodes[k->node_count++];
 	str_copy(node->path, sizeof(node->path), path);
 	node->present = true;
-	if (ctx->fs.live) {
-		read_live(&ctx->fs, node);
+	if (ctx->fs->live) {
+		read_live(ctx->fs, node);
 	} else {
-		read_standin(f, &ctx->fs, node);
-		standin_access(&ctx->fs, &f->system.user, node);
+		read_standin(f, ctx->fs, node);
+		standin_access(ctx->fs, &f->system.user, node);
 	}
 }
 
@@ -143,7 +143,7 @@ static int compare_nodes(const void *a, const void *b)
 
 static void scan_dir(struct facts *f, const struct probe_ctx *ctx, const char *dir, const char *prefix)
 {
-	DIR *d = rootfs_opendir(&ctx->fs, dir);
+	DIR *d = rootfs_opendir(ctx->fs, dir);
 	struct dirent *de;
 
 	if (!d)

@@ -303,7 +303,8 @@ struct cuda_device {
 struct rt_library {
 	bool attempted;			/* a library was there to load */
 	bool loaded;
-	char path[FACT_PATH];		/* the file dlopen() loaded */
+	char path[FACT_PATH];		/* the file dlopen() loaded, as the diagnosed machine names it */
+	char host_path[4096];		/* the same file as this process opened it (under --root: inside DIR) */
 	char load_error[FACT_TEXT * 2];
 	char missing[FACT_TEXT];	/* optional symbols this driver lacks */
 	bool init_done;			/* the init call returned */

@@ -270,7 +270,7 @@ static void find_tools(struct kmod_facts *k, const struct rootfs *fs)
 void probe_kmod(struct facts *f, const struct probe_ctx *ctx)
 {
 	struct kmod_facts *k = &f->kmod;
-	const struct rootfs *fs = &ctx->fs;
+	const struct rootfs *fs = ctx->fs;
 
 	read_nvrm(k, fs);
 	rootfs_read_line(fs, "/sys/module/nvidia/version", k->sys_module_version,

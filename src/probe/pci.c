@@ -117,7 +117,7 @@ static int compare_gpus(const void *a, const void *b)
 void probe_pci(struct facts *f, const struct probe_ctx *ctx)
 {
 	struct pci_facts *pci = &f->pci;
-	const struct rootfs *fs = &ctx->fs;
+	const struct rootfs *fs = ctx->fs;
 	DIR *d = rootfs_opendir(fs, PCI_DEVICES);
 	struct dirent *de;
 

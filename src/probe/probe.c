@@ -18,21 +18,21 @@ static void mark_denied(struct fact_status *section, const struct rootfs *fs)
 static void run_probe(void (*probe)(struct facts *, const struct probe_ctx *), struct facts *f,
 		      const struct probe_ctx *ctx, struct fact_status *section)
 {
-	unsigned mark = rootfs_denied_count(&ctx->fs);
+	unsigned mark = rootfs_denied_count(ctx->fs);
 
 	probe(f, ctx);
-	if (section && rootfs_denied_count(&ctx->fs) > mark)
-		mark_denied(section, &ctx->fs);
+	if (section && rootfs_denied_count(ctx->fs) > mark)
+		mark_denied(section, ctx->fs);
 }
 
 static void probe_libraries(struct facts *f, const struct probe_ctx *ctx)
 {
-	unsigned mark = rootfs_denied_count(&ctx->fs);
+	unsigned mark = rootfs_denied_count(ctx->fs);
 
 	probe_libs(f, ctx);
 	/* both libraries come from the same search */
-	if (rootfs_denied_count(&ctx->fs) > mark) {
-		mark_denied(&f->libs.cuda.status, &ctx->fs);
+	if (rootfs_denied_count(ctx->fs) > mark) {
+		mark_denied(&f->libs.cuda.status, ctx->fs);
 		f->libs.nvml.status = f->libs.cuda.status;
 	}
 }
@@ -41,11 +41,11 @@ void probe_all(struct facts *f, struct probe_ctx *ctx)
 {
 	struct loader loader;
 
-	f->live = ctx->fs.live;
-	str_copy(f->root, sizeof(f->root), ctx->fs.live ? "/" : ctx->fs.dir);
+	f->live = ctx->fs->live;
+	str_copy(f->root, sizeof(f->root), ctx->fs->live ? "/" : ctx->fs->dir);
 	run_probe(probe_env, f, ctx, NULL);
 	run_probe(probe_system, f, ctx, NULL);
-	loader_init(&loader, &ctx->fs, facts_env(f, "LD_LIBRARY_PATH"), facts_env(f, "LD_PRELOAD"),
+	loader_init(&loader, ctx->fs, facts_env(f, "LD_LIBRARY_PATH"), facts_env(f, "LD_PRELOAD"),
 		    f->system.arch);
 	ctx->loader = &loader;
 	run_probe(probe_container, f, ctx, NULL);
@@ -60,8 +60,8 @@ void probe_all(struct facts *f, struct probe_ctx *ctx)
 	probe_runtime(f, ctx);
 	probe_torch_deep(f, ctx);
 	loader_release(&loader);
-	f->unreadable_count = (int)rootfs_denied_count(&ctx->fs);
-	for (unsigned i = 0; i < rootfs_denied_kept(&ctx->fs) && i < sizeof(f->unreadable) / sizeof(f->unreadable[0]); i++)
-		str_copy(f->unreadable[i], sizeof(f->unreadable[0]), rootfs_denied_path(&ctx->fs, i));
-	f->unreadable_kept = (int)rootfs_denied_kept(&ctx->fs);
+	f->unreadable_count = (int)rootfs_denied_count(ctx->fs);
+	for (unsigned i = 0; i < rootfs_denied_kept(ctx->fs) && i < sizeof(f->unreadable) / sizeof(f->unreadable[0]); i++)
+		str_copy(f->unreadable[i], sizeof(f->unreadable[0]), rootfs_denied_path(ctx->fs, i));
+	f->unreadable_kept = (int)rootfs_denied_kept(ctx->fs);
 }

@@ -15,7 +15,8 @@
 struct loader;
 
 struct probe_ctx {
-	struct rootfs fs;	/* its denied log, when set, lets probe_all tell unreadable from missing */
+	const struct rootfs *fs;	/* the machine's files (borrowed); its denied log, when set, lets probe_all
+				   tell unreadable from missing */
 	char *const *envp;	/* the environment to diagnose (borrowed) */
 	struct loader *loader;	/* built by probe_all after the environment probe */
 	double timeout_s;	/* deadline for driver calls; 0 = the default (10 s) */

@@ -422,7 +422,7 @@ static void scan_jupyter(struct facts *f, const struct rootfs *fs)
 
 void probe_python(struct facts *f, const struct probe_ctx *ctx)
 {
-	const struct rootfs *fs = &ctx->fs;
+	const struct rootfs *fs = ctx->fs;
 	struct python_facts *p = &f->python;
 	const char *venv = facts_env(f, "VIRTUAL_ENV"), *conda = facts_env(f, "CONDA_PREFIX");
 	const char *pyenv_root = facts_env(f, "PYENV_ROOT"), *home = home_of(f);

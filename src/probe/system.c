@@ -109,7 +109,7 @@ static void read_cpu_and_memory(struct system_facts *sys, const struct rootfs *f
 void probe_system(struct facts *f, const struct probe_ctx *ctx)
 {
 	struct system_facts *sys = &f->system;
-	const struct rootfs *fs = &ctx->fs;
+	const struct rootfs *fs = ctx->fs;
 	struct utsname uts;
 
 	sys->status.state = FACT_OK;

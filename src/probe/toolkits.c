@@ -245,7 +245,7 @@ static void choose_active(struct toolkit_facts *t)
 
 void probe_toolkits(struct facts *f, const struct probe_ctx *ctx)
 {
-	const struct rootfs *fs = &ctx->fs;
+	const struct rootfs *fs = ctx->fs;
 	struct toolkit_facts *t = &f->toolkits;
 	static const struct {
 		const char *var;

@@ -197,7 +197,7 @@ void probe_torch(struct facts *f, const struct probe_ctx *ctx)
 		struct python_env *py = &p->envs[i];
 
 		for (int s = 0; s < py->nsite; s++) {
-			int t = add_torch(f, &ctx->fs, py->site_dirs[s], home);
+			int t = add_torch(f, ctx->fs, py->site_dirs[s], home);
 
 			if (t < 0)
 				continue;

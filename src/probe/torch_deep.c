@@ -174,12 +174,14 @@ void probe_torch_deep(struct facts *f, const struct probe_ctx *ctx)
 	double timeout = ctx->timeout_s > 0 ? ctx->timeout_s * 3 : 30;
 
 	d->available = -1;
-	if (!ctx->fs.live || ctx->fast || ctx->static_only || p->selected < 0)
+	if (!ctx->fs->live || ctx->fast || ctx->static_only || p->selected < 0)
 		return;
 	py = &p->envs[p->selected];
 	if (py->torch < 0 || !worth_running(f, ctx, &p->torches[py->torch]))
 		return;
-	str_copy(exe, sizeof(exe), py->exe);
+	/* what runs is the host's name of the machine's interpreter (the same file: the probe runs only live) */
+	if (rootfs_host_path(ctx->fs, py->exe, false, exe, sizeof(exe), NULL) < 0)
+		return;
 	argv[0] = exe;
 	argv[1] = "-B";
 	argv[2] = "-c";

@@ -73,12 +73,12 @@ static void resolve(const struct probe_ctx *ctx, const struct elf_dynamic *dyn, 
 	int n;
 
 	if (!dyn->runpath[0] && dyn->rpath[0] &&
-	    find_in_list(&ctx->fs, dyn->rpath, origin, l->soname, l->path, sizeof(l->path))) {
+	    find_in_list(ctx->fs, dyn->rpath, origin, l->soname, l->path, sizeof(l->path))) {
 		str_copy(l->origin, sizeof(l->origin), "RPATH");
 		return;
 	}
 	if (dyn->runpath[0])
-		find_in_list(&ctx->fs, dyn->runpath, origin, l->soname, runpath_copy, sizeof(runpath_copy));
+		find_in_list(ctx->fs, dyn->runpath, origin, l->soname, runpath_copy, sizeof(runpath_copy));
 	/* only the first candidates can win: the rest need not be counted */
 	n = ld ? loader_find(ld, l->soname, cands, 8, NULL) : 0;
 	for (int i = 0; i < n; i++) {
@@ -110,7 +110,7 @@ static void read_archs(struct facts *f, const struct probe_ctx *ctx, struct torc
 	struct fatbin_archs fa;
 	struct error err;
 
-	if (fatbin_scan(&ctx->fs, t->libtorch_cuda, FATBIN_SAMPLE_ENTRIES, &fa, &err) < 0 || fa.nsass + fa.nptx == 0)
+	if (fatbin_scan(ctx->fs, t->libtorch_cuda, FATBIN_SAMPLE_ENTRIES, &fa, &err) < 0 || fa.nsass + fa.nptx == 0)
 		return;
 	t->archs_known = true;
 	t->archs_truncated = fa.truncated;
@@ -128,10 +128,10 @@ void probe_torch_libs(struct facts *f, const struct probe_ctx *ctx, struct torch
 	struct error err;
 	char path[FACT_PATH], origin[FACT_PATH];
 
-	if (path_join(path, sizeof(path), t->dir, "lib/libtorch_cuda.so") < 0 || !rootfs_exists(&ctx->fs, path))
+	if (path_join(path, sizeof(path), t->dir, "lib/libtorch_cuda.so") < 0 || !rootfs_exists(ctx->fs, path))
 		return;
 	str_copy(t->libtorch_cuda, sizeof(t->libtorch_cuda), path);
-	if (elf_read_dynamic(&ctx->fs, path, &dyn, &err) < 0) {
+	if (elf_read_dynamic(ctx->fs, path, &dyn, &err) < 0) {
 		/* Scenario stand-ins are empty files: nothing to read is not a finding. */
 		fact_status_set(&t->elf_status, FACT_ERROR, "%s", err.msg);
 		return;

@@ -158,7 +158,7 @@ void probe_user(struct facts *f, const struct probe_ctx *ctx)
 	struct user_facts *u = &f->system.user;
 	const char *name = env_lookup(ctx->envp, "USER");
 
-	if (ctx->fs.live) {
+	if (ctx->fs->live) {
 		gid_t groups[MAX_GROUPS];
 		int n;
 
@@ -167,18 +167,18 @@ void probe_user(struct facts *f, const struct probe_ctx *ctx)
 		n = getgroups(MAX_GROUPS, groups);
 		for (int i = 0; i < n; i++)
 			add_gid(u, groups[i]);
-		if (!lookup_passwd(u, &ctx->fs, false))
+		if (!lookup_passwd(u, ctx->fs, false))
 			str_copy(u->name, sizeof(u->name), name ? name : "");
 		str_copy(u->source, sizeof(u->source), "process credentials");
 	} else {
 		str_copy(u->name, sizeof(u->name), name ? name : "root");
-		if (!lookup_passwd(u, &ctx->fs, true)) {
+		if (!lookup_passwd(u, ctx->fs, true)) {
 			/* Unknown users default to root only when USER says root. */
 			u->uid = strcmp(u->name, "root") == 0 ? 0 : 65534;
 			add_gid(u, u->uid == 0 ? 0 : 65534);
 			facts_note(f, "user '%s' is not in the root's /etc/passwd", u->name);
 		}
-		lookup_groups(u, &ctx->fs);
+		lookup_groups(u, ctx->fs);
 		str_copy(u->source, sizeof(u->source), "/etc/passwd, /etc/group");
 	}
 	u->is_root = u->uid == 0;

@@ -20,6 +20,7 @@ static const char group[] =
 
 struct fixture {
 	char dir[TU_PATH];
+	struct rootfs fs;
 	struct probe_ctx ctx;
 	struct facts *f;
 };
@@ -51,7 +52,8 @@ static int setup(void **state)
 	tu_write(r, "dev/nvidia-caps/other", "crw-rw-rw- root root 234 9\n");	/* wrong prefix */
 	tu_write(r, "dev/null", "crw-rw-rw- root root 1 3\n");			/* not NVIDIA */
 	tu_mkdir(r, "dev/nvidia-dir");					/* directories are skipped */
-	assert_int_equal(rootfs_init(&fx->ctx.fs, fx->dir, &err), 0);
+	assert_int_equal(rootfs_init(&fx->fs, fx->dir, &err), 0);
+	fx->ctx.fs = &fx->fs;
 	fx->f = facts_new();
 	*state = fx;
 	return 0;
@@ -61,6 +63,7 @@ static int teardown(void **state)
 {
 	struct fixture *fx = *state;
 
+	rootfs_release(&fx->fs);
 	facts_free(fx->f);
 	tu_rmrf(fx->dir);
 	free(fx);

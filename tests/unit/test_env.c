@@ -7,10 +7,12 @@ static struct facts *run(char *const *envp)
 {
 	struct facts *f = facts_new();
 	struct probe_ctx ctx;
+	struct rootfs fs;
 	struct error err = { 0 };
 
 	memset(&ctx, 0, sizeof(ctx));
-	assert_int_equal(rootfs_init(&ctx.fs, NULL, &err), 0);
+	assert_int_equal(rootfs_init(&fs, NULL, &err), 0);
+	ctx.fs = &fs;
 	ctx.envp = envp;
 	probe_env(f, &ctx);
 	return f;

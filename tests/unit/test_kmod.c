@@ -112,6 +112,7 @@ static void test_nvrm_very_long_line(void **state)
 static void run_kmod(const char *version_file, const char *modules, struct facts *f, char *dir)
 {
 	struct probe_ctx ctx;
+	struct rootfs fs;
 	struct error err = { 0 };
 	char *const envp[] = { NULL };
 
@@ -121,7 +122,8 @@ static void run_kmod(const char *version_file, const char *modules, struct facts
 	if (modules)
 		tu_write(dir, "proc/modules", modules);
 	memset(&ctx, 0, sizeof(ctx));
-	assert_int_equal(rootfs_init(&ctx.fs, dir, &err), 0);
+	assert_int_equal(rootfs_init(&fs, dir, &err), 0);
+	ctx.fs = &fs;
 	ctx.envp = envp;
 	str_copy(f->system.kernel_release, sizeof(f->system.kernel_release), "6.1.0-test");
 	probe_kmod(f, &ctx);

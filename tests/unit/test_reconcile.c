@@ -200,6 +200,7 @@ static void probe_scenarios(const char *dir, int *count)
 	snprintf(path, sizeof(path), "%s/expect", dir);
 	if (access(path, F_OK) == 0) {
 		struct probe_ctx ctx = { 0 };
+		struct rootfs fs;
 		struct rootfs_denials denied = { 0 };
 		struct error err;
 		char *vars[64] = { NULL };
@@ -209,12 +210,13 @@ static void probe_scenarios(const char *dir, int *count)
 		snprintf(path, sizeof(path), "%s/env", dir);
 		read_env_file(path, vars, 63, &n);
 		snprintf(path, sizeof(path), "%s/root", dir);
-		assert_int_equal(rootfs_init(&ctx.fs, path, &err), 0);
-		ctx.fs.denied = &denied;
+		assert_int_equal(rootfs_init(&fs, path, &err), 0);
+		fs.denied = &denied;
+		ctx.fs = &fs;
 		ctx.envp = vars;
 		ctx.static_only = true;
 		probe_all(f, &ctx);
-		rootfs_release(&ctx.fs);
+		rootfs_release(&fs);
 		check_order_free(f, dir);
 		facts_free(f);
 		for (int i = 0; i < n; i++)

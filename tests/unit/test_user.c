@@ -26,6 +26,7 @@ static const char group[] =
 
 struct fixture {
 	char dir[TU_PATH];
+	struct rootfs fs;
 	struct probe_ctx ctx;
 	struct facts *f;
 };
@@ -40,7 +41,8 @@ static int setup_root(void **state, bool with_files)
 		tu_write(fx->dir, "etc/passwd", passwd);
 		tu_write(fx->dir, "etc/group", group);
 	}
-	assert_int_equal(rootfs_init(&fx->ctx.fs, fx->dir, &err), 0);
+	assert_int_equal(rootfs_init(&fx->fs, fx->dir, &err), 0);
+	fx->ctx.fs = &fx->fs;
 	fx->f = facts_new();
 	*state = fx;
 	return 0;
@@ -60,6 +62,7 @@ static int teardown(void **state)
 {
 	struct fixture *fx = *state;
 
+	rootfs_release(&fx->fs);
 	facts_free(fx->f);
 	tu_rmrf(fx->dir);
 	free(fx);
@@ -192,23 +195,23 @@ static void test_group_id(void **state)
 	struct fixture *fx = *state;
 	gid_t g = 12345;
 
-	assert_int_equal(user_group_id(&fx->ctx.fs, "video", &g), 0);
+	assert_int_equal(user_group_id(&fx->fs, "video", &g), 0);
 	assert_int_equal(g, 44);
-	assert_int_equal(user_group_id(&fx->ctx.fs, "render", &g), 0);
+	assert_int_equal(user_group_id(&fx->fs, "render", &g), 0);
 	assert_int_equal(g, 109);
-	assert_int_equal(user_group_id(&fx->ctx.fs, "root", &g), 0);
+	assert_int_equal(user_group_id(&fx->fs, "root", &g), 0);
 	assert_int_equal(g, 0);
-	assert_int_equal(user_group_id(&fx->ctx.fs, "0day", &g), 0);
+	assert_int_equal(user_group_id(&fx->fs, "0day", &g), 0);
 	assert_int_equal(g, 3000);
 	/* numbers are taken as ids without a lookup */
-	assert_int_equal(user_group_id(&fx->ctx.fs, "4242", &g), 0);
+	assert_int_equal(user_group_id(&fx->fs, "4242", &g), 0);
 	assert_int_equal(g, 4242);
 	g = 12345;
-	assert_int_equal(user_group_id(&fx->ctx.fs, "nosuch", &g), -1);
-	assert_int_equal(user_group_id(&fx->ctx.fs, "bad", &g), -1);	/* gid "nan" */
-	assert_int_equal(user_group_id(&fx->ctx.fs, "short", &g), -1);
-	assert_int_equal(user_group_id(&fx->ctx.fs, "vid", &g), -1);
-	assert_int_equal(user_group_id(&fx->ctx.fs, "", &g), -1);
+	assert_int_equal(user_group_id(&fx->fs, "nosuch", &g), -1);
+	assert_int_equal(user_group_id(&fx->fs, "bad", &g), -1);	/* gid "nan" */
+	assert_int_equal(user_group_id(&fx->fs, "short", &g), -1);
+	assert_int_equal(user_group_id(&fx->fs, "vid", &g), -1);
+	assert_int_equal(user_group_id(&fx->fs, "", &g), -1);
 	assert_int_equal(g, 12345);
 }
 
@@ -217,9 +220,9 @@ static void test_group_id_no_file(void **state)
 	struct fixture *fx = *state;
 	gid_t g = 7;
 
-	assert_int_equal(user_group_id(&fx->ctx.fs, "video", &g), -1);
+	assert_int_equal(user_group_id(&fx->fs, "video", &g), -1);
 	assert_int_equal(g, 7);
-	assert_int_equal(user_group_id(&fx->ctx.fs, "44", &g), 0);
+	assert_int_equal(user_group_id(&fx->fs, "44", &g), 0);
 	assert_int_equal(g, 44);
 }
 
@@ -228,18 +231,18 @@ static void test_id_name(void **state)
 	struct fixture *fx = *state;
 	char out[32] = "", tiny[3];
 
-	assert_int_equal(user_id_name(&fx->ctx.fs, "/etc/passwd", 1000, out, sizeof(out)), 0);
+	assert_int_equal(user_id_name(&fx->fs, "/etc/passwd", 1000, out, sizeof(out)), 0);
 	assert_string_equal(out, "alice");
-	assert_int_equal(user_id_name(&fx->ctx.fs, "/etc/passwd", 0, out, sizeof(out)), 0);
+	assert_int_equal(user_id_name(&fx->fs, "/etc/passwd", 0, out, sizeof(out)), 0);
 	assert_string_equal(out, "root");
-	assert_int_equal(user_id_name(&fx->ctx.fs, "/etc/group", 44, out, sizeof(out)), 0);
+	assert_int_equal(user_id_name(&fx->fs, "/etc/group", 44, out, sizeof(out)), 0);
 	assert_string_equal(out, "video");
-	assert_int_equal(user_id_name(&fx->ctx.fs, "/etc/group", 3000, out, sizeof(out)), 0);
+	assert_int_equal(user_id_name(&fx->fs, "/etc/group", 3000, out, sizeof(out)), 0);
 	assert_string_equal(out, "0day");
-	assert_int_equal(user_id_name(&fx->ctx.fs, "/etc/group", 4242, out, sizeof(out)), -1);
-	assert_int_equal(user_id_name(&fx->ctx.fs, "/etc/passwd", 1002, out, sizeof(out)), -1);
-	assert_int_equal(user_id_name(&fx->ctx.fs, "/etc/shadow", 0, out, sizeof(out)), -1);
-	assert_int_equal(user_id_name(&fx->ctx.fs, "/etc/group", 44, tiny, sizeof(tiny)), -1);
+	assert_int_equal(user_id_name(&fx->fs, "/etc/group", 4242, out, sizeof(out)), -1);
+	assert_int_equal(user_id_name(&fx->fs, "/etc/passwd", 1002, out, sizeof(out)), -1);
+	assert_int_equal(user_id_name(&fx->fs, "/etc/shadow", 0, out, sizeof(out)), -1);
+	assert_int_equal(user_id_name(&fx->fs, "/etc/group", 44, tiny, sizeof(tiny)), -1);
 }
 
 int main(void)

@@ -79,8 +79,8 @@ void query_cuda(struct runtime_facts *rt, const char *file)
 
 	lib->attempted = true;
 	query_mark(rt, "dlopen libcuda.so.1");
-	if (dlib_open(file, cuda_query_symbols, cuda_query_nsymbols, &c, &handle, lib->path,
-		      sizeof(lib->path), lib->missing, sizeof(lib->missing), &err) < 0) {
+	if (dlib_open(file, cuda_query_symbols, cuda_query_nsymbols, &c, &handle, lib->host_path,
+		      sizeof(lib->host_path), lib->missing, sizeof(lib->missing), &err) < 0) {
 		str_copy(lib->load_error, sizeof(lib->load_error), err.msg);
 		return;
 	}

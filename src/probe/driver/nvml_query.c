@@ -187,8 +187,8 @@ void query_nvml(struct runtime_facts *rt, const char *file)
 
 	lib->attempted = true;
 	query_mark(rt, "dlopen libnvidia-ml.so.1");
-	if (dlib_open(file, nvml_symbols, sizeof(nvml_symbols) / sizeof(nvml_symbols[0]), &n, &handle, lib->path,
-		      sizeof(lib->path), lib->missing, sizeof(lib->missing), &err) < 0) {
+	if (dlib_open(file, nvml_symbols, sizeof(nvml_symbols) / sizeof(nvml_symbols[0]), &n, &handle, lib->host_path,
+		      sizeof(lib->host_path), lib->missing, sizeof(lib->missing), &err) < 0) {
 		str_copy(lib->load_error, sizeof(lib->load_error), err.msg);
 		return;
 	}

@@ -17,9 +17,10 @@
 #include "util/str.h"
 
 /*
- * What to dlopen: live, the soname, as any program would; rooted, the file
- * inside the root. An empty file in a root is a stand-in that only shows
- * where a library is (a scenario without a fake driver): nothing to call.
+ * What to dlopen: live, the soname, as any program would; rooted, the host
+ * path of the file the loader would choose inside the root. An empty file
+ * in a root is a stand-in that only shows where a library is (a scenario
+ * without a fake driver): nothing to call.
  */
 static bool library_file(const struct probe_ctx *ctx, const struct lib_choice *choice, const char *soname,
 			 char *out, size_t outsz)
@@ -29,11 +30,21 @@ static bool library_file(const struct probe_ctx *ctx, const struct lib_choice *c
 
 	if (!c)
 		return false;
-	if (ctx->fs.live)
+	if (ctx->fs->live)
 		return str_copy(out, outsz, soname) == 0;
-	if (rootfs_stat(&ctx->fs, c->resolved, &st) < 0 || st.st_size == 0)
+	if (rootfs_stat(ctx->fs, c->resolved, &st) < 0 || st.st_size == 0)
 		return false;
-	return str_printf(out, outsz, "%s%s", ctx->fs.dir, c->resolved) == 0;
+	return rootfs_host_path(ctx->fs, c->resolved, true, out, outsz, NULL) == 0;
+}
+
+/* The machine's name of what was loaded: live, where the loader found it; rooted, the file chosen in the root. */
+static void name_loaded(struct rt_library *lib, const struct probe_ctx *ctx, const struct lib_choice *choice)
+{
+	const struct lib_candidate *c = lib_choice_chosen(choice);
+
+	if (!lib->host_path[0])
+		return;
+	str_copy(lib->path, sizeof(lib->path), ctx->fs->live || !c ? lib->host_path : c->resolved);
 }
 
 struct libraries {
@@ -75,7 +86,7 @@ static void name_result(struct rt_library *lib, const char *api)
 void probe_runtime(struct facts *f, const struct probe_ctx *ctx)
 {
 	struct runtime_facts *rt = &f->runtime;
-	char nvml[FACT_PATH * 2] = "", cuda[FACT_PATH * 2] = "";
+	char nvml[4096] = "", cuda[4096] = "";
 	struct libraries libs = { nvml, cuda };
 	struct isolate_outcome how;
 	struct isolate_limits limits;
@@ -90,7 +101,7 @@ void probe_runtime(struct facts *f, const struct probe_ctx *ctx)
 		return;
 	}
 	/* Loading a library runs its code: an image's own libraries only when asked to trust it. */
-	if (!ctx->fs.live && !ctx->load_root_libs) {
+	if (!ctx->fs->live && !ctx->load_root_libs) {
 		fact_status_set(&rt->status, FACT_ABSENT, "not called: the driver libraries under --root are not "
 			       "loaded (--load-root-libraries trusts the image and calls them)");
 		return;
@@ -122,15 +133,8 @@ void probe_runtime(struct facts *f, const struct probe_ctx *ctx)
 	} else {
 		rt->status.state = FACT_OK;
 	}
-	/* Report the libraries by their path inside the diagnosed machine. */
-	if (!ctx->fs.live) {
-		struct rt_library *called[] = { &rt->nvml_lib, &rt->cuda_lib };
-		size_t n = strlen(ctx->fs.dir);
-
-		for (size_t i = 0; i < 2; i++)
-			if (strncmp(called[i]->path, ctx->fs.dir, n) == 0 && called[i]->path[n] == '/')
-				memmove(called[i]->path, called[i]->path + n, strlen(called[i]->path + n) + 1);
-	}
+	name_loaded(&rt->nvml_lib, ctx, &f->libs.nvml);
+	name_loaded(&rt->cuda_lib, ctx, &f->libs.cuda);
 	name_result(&rt->nvml_lib, "nvmlReturn_t");
 	name_result(&rt->cuda_lib, "CUresult");
 	facts_dropped(f, "GPUs NVML lists", MAX_RT_DEVICES, rt->nvml_count > rt->nvml_ndev && rt->nvml_ndev == MAX_RT_DEVICES

@@ -5,8 +5,8 @@
  * during the run is seen. Reading it needs root (or CAP_SYSLOG) on most
  * systems; without it the watch says why and reports nothing.
  */
-#ifndef GD_PROBE_KMSG_H
-#define GD_PROBE_KMSG_H
+#ifndef GD_COMPUTE_KMSG_H
+#define GD_COMPUTE_KMSG_H
 
 #include <stddef.h>
 

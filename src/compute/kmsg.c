@@ -2,7 +2,7 @@
  * kmsg.c - see kmsg.h. Each read() of /dev/kmsg returns one record:
  * "priority,sequence,timestamp,flags;message\n" (Documentation/ABI/testing/dev-kmsg).
  */
-#include "probe/kmsg.h"
+#include "compute/kmsg.h"
 
 #include <errno.h>
 #include <fcntl.h>

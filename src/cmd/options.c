@@ -1,0 +1,318 @@
+#include "cmd/options.h"
+
+#include <getopt.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/str.h"
+
+static const struct cmd_option global_options[] = {
+	{ "format", 0, "FORMAT", OPT_FORMAT, "text (default), json or markdown" },
+	{ "json", 0, NULL, OPT_JSON, "short for --format json" },
+	{ "color", 0, "WHEN", OPT_COLOR, "auto (default: only on a terminal, and not with NO_COLOR set), always, never" },
+	{ "colour", 0, "WHEN", OPT_COLOR, NULL },
+	{ "verbose", 'v', NULL, OPT_VERBOSE, "more detail (repeat for more)" },
+	{ "help", 'h', NULL, OPT_HELP, "this help" },
+	{ "version", 0, NULL, OPT_VERSION, "print the version" },
+};
+CMD_OPTION_GROUP(cmd_global_options, global_options);
+
+static const struct cmd_option machine_options[] = {
+	{ "root", 0, "DIR", OPT_ROOT, "read the machine's files under DIR instead of / (a mounted image, a "
+	  "container's root file system); nothing from it is run or loaded" },
+	{ "load-root-libraries", 0, NULL, OPT_LOAD_ROOT_LIBS, "under --root, load and call the image's driver "
+	  "libraries: this runs the image's code as you, so only for an image you trust" },
+	{ "timeout", 0, "SECONDS", OPT_TIMEOUT, "the deadline of one call into the NVIDIA driver (default 10, or "
+	  "$GPUDOCTOR_TIMEOUT); past it, the driver hangs" },
+};
+CMD_OPTION_GROUP(cmd_machine_options, machine_options);
+
+static const struct cmd_option probe_options[] = {
+	{ "static", 0, NULL, OPT_STATIC, "read files only; never load or call the driver, nor run Python" },
+	{ "python", 0, "PATH", OPT_PYTHON, "the Python interpreter to diagnose (default: python3 on PATH; a bare "
+	  "name is looked up on PATH)" },
+	{ "deep", 0, NULL, OPT_DEEP, "import torch in that interpreter to confirm (default: only with a CUDA "
+	  "torch and a working GPU)" },
+	{ "fast", 0, NULL, OPT_FAST, "never run the interpreter" },
+};
+CMD_OPTION_GROUP(cmd_probe_options, probe_options);
+
+int cmd_parse_seconds(const char *s, double *out)
+{
+	uint64_t whole = 0, frac = 0;
+	double scale = 1;
+	const char *dot = strchr(s, '.');
+	char buf[32];
+
+	if (!*s || strlen(s) >= sizeof(buf))
+		return -1;
+	snprintf(buf, sizeof(buf), "%.*s", dot ? (int)(dot - s) : (int)strlen(s), s);
+	if (buf[0] && str_to_u64(buf, &whole) < 0)
+		return -1;
+	if (dot && dot[1]) {
+		if (!str_is_digits(dot + 1) || strlen(dot + 1) > 6 || str_to_u64(dot + 1, &frac) < 0)
+			return -1;
+		for (size_t i = 0; i < strlen(dot + 1); i++)
+			scale *= 10;
+	}
+	*out = (double)whole + (double)frac / scale;
+	return *out >= 0.1 && *out <= 3600 ? 0 : -1;
+}
+
+static int bad_value(const char *option, const char *value, const char *want)
+{
+	cmd_error("gpudoctor: %s wants %s, not '%s'", option, want, value);
+	return -1;
+}
+
+/* Check and store one option's value. */
+static int apply(enum cmd_option_id id, const char *value, struct cmd_options *o)
+{
+	switch (id) {
+	case OPT_FORMAT:
+		if (strcmp(value, "text") == 0)
+			o->format = FORMAT_TEXT;
+		else if (strcmp(value, "json") == 0)
+			o->format = FORMAT_JSON;
+		else if (strcmp(value, "markdown") == 0 || strcmp(value, "md") == 0)
+			o->format = FORMAT_MARKDOWN;
+		else
+			return bad_value("--format", value, "text, json or markdown");
+		break;
+	case OPT_JSON:
+		o->format = FORMAT_JSON;
+		break;
+	case OPT_COLOR:
+		if (strcmp(value, "auto") == 0)
+			o->color = COLOR_AUTO;
+		else if (strcmp(value, "always") == 0)
+			o->color = COLOR_ALWAYS;
+		else if (strcmp(value, "never") == 0)
+			o->color = COLOR_NEVER;
+		else
+			return bad_value("--color", value, "auto, always or never");
+		break;
+	case OPT_VERBOSE:
+		o->verbose++;
+		break;
+	case OPT_HELP:
+		o->help = true;
+		break;
+	case OPT_VERSION:
+		break;	/* main.c looks for it before anything else */
+	case OPT_ROOT:
+		o->root = value;
+		break;
+	case OPT_LOAD_ROOT_LIBS:
+		o->load_root_libraries = true;
+		break;
+	case OPT_TIMEOUT:
+		if (cmd_parse_seconds(value, &o->timeout_s) < 0)
+			return bad_value("--timeout", value, "seconds from 0.1 to 3600");
+		break;
+	case OPT_STATIC:
+		o->static_only = true;
+		break;
+	case OPT_PYTHON:
+		o->python = value;
+		break;
+	case OPT_DEEP:
+		o->deep = true;
+		break;
+	case OPT_FAST:
+		o->fast = true;
+		break;
+	case OPT_FAIL_ON:
+		if (strcmp(value, "warning") == 0)
+			o->fail_on_warning = true;
+		else if (strcmp(value, "error") == 0)
+			o->fail_on_warning = false;
+		else
+			return bad_value("--fail-on", value, "error or warning");
+		break;
+	case OPT_TEE:
+		o->tee = true;
+		break;
+	case OPT_WITH_DOCTOR:
+		o->with_doctor = true;
+		break;
+	case OPT_DURATION:
+		if (cmd_parse_seconds(value, &o->duration_s) < 0)
+			return bad_value("--duration", value, "seconds from 0.1 to 3600");
+		break;
+	case OPT_MAX_TIME:
+		if (cmd_parse_seconds(value, &o->max_time_s) < 0)
+			return bad_value("--max-time", value, "seconds from 0.1 to 3600");
+		break;
+	case OPT_SEEDS_COMPAT:
+		o->seeds_compat = true;
+		break;
+	case OPT_KB_DRIVER:
+		o->kb_driver = value;
+		break;
+	case OPT_KB_GPU:
+		o->kb_gpu = value;
+		break;
+	case OPT_KB_PYTHON:
+		o->kb_python = value;
+		break;
+	}
+	return 0;
+}
+
+/* The option of cmd called name (long form), or NULL. */
+static const struct cmd_option *find_in(const struct command *cmd, const char *name, size_t len)
+{
+	const struct cmd_option_group *const groups[] = { &cmd_global_options };
+
+	for (size_t g = 0; g < 1; g++)
+		for (size_t i = 0; i < groups[g]->count; i++)
+			if (strlen(groups[g]->options[i].name) == len && strncmp(groups[g]->options[i].name, name, len) == 0)
+				return &groups[g]->options[i];
+	for (const struct cmd_option_group *const *g = cmd->groups; *g; g++)
+		for (size_t i = 0; i < (*g)->count; i++)
+			if (strlen((*g)->options[i].name) == len && strncmp((*g)->options[i].name, name, len) == 0)
+				return &(*g)->options[i];
+	return NULL;
+}
+
+int cmd_option_takes_value(const struct command *const *all, size_t nall, const char *name)
+{
+	size_t len = strcspn(name, "=");
+
+	for (size_t c = 0; c < nall; c++) {
+		const struct cmd_option *opt = find_in(all[c], name, len);
+
+		if (opt)
+			return opt->value != NULL;
+	}
+	return 0;
+}
+
+/* What to say about an option cmd does not take: another command's, or none's. */
+static void not_taken(const struct command *cmd, const struct command *const *all, size_t nall, const char *arg)
+{
+	const char *name = arg + strspn(arg, "-");
+	size_t len = strcspn(name, "=");
+
+	for (size_t c = 0; arg[0] == '-' && arg[1] == '-' && c < nall; c++) {
+		if (find_in(all[c], name, len)) {
+			cmd_error("gpudoctor: '%s' does not take --%.*s", cmd->name, (int)len, name);
+			return;
+		}
+	}
+	cmd_error("gpudoctor: unknown option '%s'", arg);
+}
+
+int cmd_options_parse(const struct command *cmd, const struct command *const *all, size_t nall, int argc,
+		      char **argv, struct cmd_options *o)
+{
+	struct option longopts[64];
+	char shortopts[16] = ":";	/* ':' first: a missing value is told apart */
+	size_t n = 0;
+	int c;
+
+	for (size_t i = 0; i < cmd_global_options.count; i++) {
+		const struct cmd_option *opt = &cmd_global_options.options[i];
+
+		longopts[n++] = (struct option){ opt->name, opt->value ? required_argument : no_argument, NULL, opt->id };
+		if (opt->letter)
+			strncat(shortopts, &opt->letter, 1);
+	}
+	for (const struct cmd_option_group *const *g = cmd->groups; *g; g++)
+		for (size_t i = 0; i < (*g)->count && n + 1 < sizeof(longopts) / sizeof(longopts[0]); i++)
+			longopts[n++] = (struct option){ (*g)->options[i].name,
+							 (*g)->options[i].value ? required_argument : no_argument, NULL,
+							 (*g)->options[i].id };
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+	opterr = 0;
+	optind = 0;	/* glibc: 0 starts a fresh scan */
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (c == ':') {
+			cmd_error("gpudoctor: option '%s' needs a value", argv[optind - 1]);
+			goto usage;
+		}
+		if (c == '?') {
+			not_taken(cmd, all, nall, argv[optind - 1]);
+			goto usage;
+		}
+		if (apply(c == 'v' ? OPT_VERBOSE : c == 'h' ? OPT_HELP : (enum cmd_option_id)c, optarg, o) < 0)
+			goto usage;
+	}
+	o->args = argv + optind;
+	o->nargs = argc - optind;
+	if (o->nargs > 0 && !cmd->operands && !o->help) {
+		cmd_error("gpudoctor %s: unexpected argument '%s'", cmd->name, o->args[0]);
+		goto usage;
+	}
+	return 0;
+usage:
+	fprintf(stderr, "try 'gpudoctor %s --help'\n", cmd->name);
+	return -1;
+}
+
+/* text wrapped at width, every line after the first indented by hang, first line starting at column col */
+static void wrap(FILE *out, const char *text, int col, int hang, int width)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t w = strcspn(p, " \n");
+
+		if (col > hang && col + 1 + (int)w > width) {
+			fprintf(out, "\n%*s", hang, "");
+			col = hang;
+		} else if (col > hang) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(p, 1, w, out);
+		col += (int)w;
+		p += w;
+		if (*p == '\n' && p[1] == '\n') {
+			/* a paragraph break */
+			fputs("\n\n", out);
+			col = 0;
+			p += 2;
+			continue;
+		}
+		while (*p == ' ' || *p == '\n')
+			p++;
+	}
+	fputc('\n', out);
+}
+
+static void option_help(FILE *out, const struct cmd_option *opt)
+{
+	char left[64];
+
+	if (!opt->help)
+		return;	/* an alias */
+	snprintf(left, sizeof(left), "  %s%c%s--%s%s%s", opt->letter ? "-" : "", opt->letter ? opt->letter : ' ',
+		 opt->letter ? ", " : "", opt->name, opt->value ? " " : "", opt->value ? opt->value : "");
+	if (!opt->letter)
+		snprintf(left, sizeof(left), "  --%s%s%s", opt->name, opt->value ? " " : "", opt->value ? opt->value : "");
+	fputs(left, out);
+	if (strlen(left) >= 24) {
+		fprintf(out, "\n%24s", "");
+		wrap(out, opt->help, 24, 24, 80);
+	} else {
+		fprintf(out, "%*s", 24 - (int)strlen(left), "");
+		wrap(out, opt->help, 24, 24, 80);
+	}
+}
+
+void cmd_help(FILE *out, const struct command *cmd)
+{
+	fprintf(out, "usage: %s\n\n", cmd->usage);
+	wrap(out, cmd->description, 0, 0, 80);
+	fprintf(out, "\noptions:\n");
+	for (const struct cmd_option_group *const *g = cmd->groups; *g; g++)
+		for (size_t i = 0; i < (*g)->count; i++)
+			option_help(out, &(*g)->options[i]);
+	for (size_t i = 0; i < cmd_global_options.count; i++)
+		option_help(out, &cmd_global_options.options[i]);
+	if (cmd->epilogue)
+		fprintf(out, "\n%s", cmd->epilogue);
+}
