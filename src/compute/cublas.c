@@ -13,12 +13,6 @@
 #include "util/dlib.h"
 #include "util/str.h"
 
-static const struct dlib_symbol blas_symbols[] = {
-	{ "cublasCreate_v2", offsetof(struct cublas, create), true },
-	{ "cublasDestroy_v2", offsetof(struct cublas, destroy), true },
-	{ "cublasGemmEx", offsetof(struct cublas, gemm_ex), true },
-};
-
 /*
  * libcublas.so.N needs libcublasLt.so.N, which the loader looks for on its
  * own path, not beside it: load the copy beside it first, so a toolkit or
@@ -50,7 +44,7 @@ void compute_load_cublas(struct session *s)
 
 		compute_mark(s, "dlopen");
 		preload_lt(file);
-		if (dlib_open(file, blas_symbols, 3, &s->blas, &handle, path, sizeof(path), missing, sizeof(missing),
+		if (dlib_open(file, cublas_symbols, cublas_nsymbols, &s->blas, &handle, path, sizeof(path), missing, sizeof(missing),
 			      &err) == 0) {
 			s->have_blas = true;
 			str_copy(run->cublas_used, sizeof(run->cublas_used), path);

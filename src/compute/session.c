@@ -14,34 +14,6 @@
 #include "util/dlib.h"
 #include "util/str.h"
 
-#define SYM(field, name, req) { name, offsetof(struct cu, field), req }
-
-static const struct dlib_symbol cu_symbols[] = {
-	SYM(error_string, "cuGetErrorString", false),
-	SYM(ctx_retain, "cuDevicePrimaryCtxRetain", true),
-	SYM(ctx_release, "cuDevicePrimaryCtxRelease_v2", false),
-	SYM(ctx_set, "cuCtxSetCurrent", true),
-	SYM(ctx_sync, "cuCtxSynchronize", true),
-	SYM(mem_info, "cuMemGetInfo_v2", false),
-	SYM(alloc, "cuMemAlloc_v2", true),
-	SYM(free, "cuMemFree_v2", true),
-	SYM(alloc_host, "cuMemAllocHost_v2", false),
-	SYM(free_host, "cuMemFreeHost", false),
-	SYM(htod, "cuMemcpyHtoD_v2", true),
-	SYM(dtoh, "cuMemcpyDtoH_v2", true),
-	SYM(dtod, "cuMemcpyDtoD_v2", true),
-	SYM(memset32, "cuMemsetD32_v2", false),
-	SYM(module_load, "cuModuleLoadDataEx", true),
-	SYM(module_unload, "cuModuleUnload", false),
-	SYM(get_function, "cuModuleGetFunction", true),
-	SYM(launch, "cuLaunchKernel", true),
-	SYM(event_create, "cuEventCreate", true),
-	SYM(event_record, "cuEventRecord", true),
-	SYM(event_sync, "cuEventSynchronize", true),
-	SYM(event_elapsed, "cuEventElapsedTime_v2", false),
-	SYM(event_destroy, "cuEventDestroy_v2", false),
-};
-
 static int attr(struct session *s, int which)
 {
 	int v = -1;
@@ -137,7 +109,7 @@ static void helper_main(void *shared, void *arg)
 	compute_mark(&s, "dlopen");
 	if (dlib_open(run->libcuda, cuda_query_symbols, cuda_query_nsymbols, &s.cu.q, &handle, path, sizeof(path),
 		      missing, sizeof(missing), &err) < 0 ||
-	    dlib_open(run->libcuda, cu_symbols, sizeof(cu_symbols) / sizeof(cu_symbols[0]), &s.cu, &handle, path,
+	    dlib_open(run->libcuda, cuda_compute_symbols, cuda_compute_nsymbols, &s.cu, &handle, path,
 		      sizeof(path), missing, sizeof(missing), &err) < 0) {
 		str_copy(run->load_error, sizeof(run->load_error), err.msg);
 		compute_mark(&s, "");

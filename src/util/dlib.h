@@ -20,6 +20,9 @@ struct dlib_symbol {
 	bool required;
 };
 
+/* A table row: symbol name goes into field of struct type. */
+#define DLIB_SYMBOL(type, field, name, required) { name, offsetof(type, field), required }
+
 /*
  * dlopen() file (a soname or a path), resolve every symbol of the table into
  * fns, and write the path of the file actually loaded into path. Optional

@@ -21,9 +21,9 @@
 #include <string.h>
 
 #include "fake_gpu.h"
-#include "probe/driver/cuda_api.h"
+#include "nvidia/cuda.h"
 
-/* Codes and flags cuda_api.h does not name (values from cuda.h). */
+/* Codes and flags nvidia/cuda.h does not name (values from cuda.h). */
 #define CUDA_ERROR_INVALID_CONTEXT 201
 #define CUDA_ERROR_INVALID_HANDLE 400
 #define CUDA_ERROR_NOT_SUPPORTED 801

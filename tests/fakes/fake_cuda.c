@@ -1,7 +1,7 @@
 /*
  * fake_cuda.c - a test-only libcuda.so.1 that answers from gpu.json
  * (docs/fake-gpu.md). Exports exactly the functions gpudoctor resolves,
- * with the types of src/probe/driver/cuda_api.h.
+ * with the types of src/nvidia/cuda.h.
  *
  * cuInit decides, once, which devices CUDA sees: gpu.json's devices in
  * order (or in PCI bus order with CUDA_DEVICE_ORDER=PCI_BUS_ID), filtered
@@ -17,7 +17,7 @@
 #include <strings.h>
 
 #include "fake_gpu.h"
-#include "probe/driver/cuda_api.h"
+#include "nvidia/cuda.h"
 
 #define DEFAULT_NAME "NVIDIA Graphics Device"	/* what the driver calls a GPU it has no name for */
 #define MIB (1024ULL * 1024ULL)

@@ -24,8 +24,8 @@
 #include <jansson.h>
 
 #include "fake_gpu.h"
-#include "probe/driver/cuda_api.h"
-#include "probe/driver/nvml_api.h"
+#include "nvidia/cuda.h"
+#include "nvidia/nvml.h"
 
 #define DEFAULT_DRIVER "535.104.05"
 /* compute.jit_log's default: what ptxas of CUDA 9 (PTX ISA 5.0) says of our PTX 6.0. */

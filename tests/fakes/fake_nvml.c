@@ -1,7 +1,7 @@
 /*
  * fake_nvml.c - a test-only libnvidia-ml.so.1 that answers from gpu.json
  * (docs/fake-gpu.md). Exports exactly the functions gpudoctor resolves,
- * with the types of src/probe/driver/nvml_api.h.
+ * with the types of src/nvidia/nvml.h.
  *
  * Devices are enumerated in gpu.json order; CUDA_VISIBLE_DEVICES is
  * ignored, as by the real NVML. A field missing on a device makes its
@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "fake_gpu.h"
-#include "probe/driver/nvml_api.h"
+#include "nvidia/nvml.h"
 
-/* Codes nvml_api.h does not name (values from nvml.h). */
+/* Codes nvidia/nvml.h does not name (values from nvml.h). */
 #define NVML_ERROR_UNINITIALIZED 1
 #define NVML_ERROR_INVALID_ARGUMENT 2
 #define NVML_ERROR_NOT_FOUND 6
@@ -60,7 +60,7 @@ FAKE_API(nvmlDeviceGetRemappedRows);
 FAKE_API(nvmlDeviceGetComputeRunningProcesses_v3);
 FAKE_API(nvmlDeviceGetCudaComputeCapability);
 
-/* nvml_api.h has no typedef for it (gpudoctor does not call it); nvml.h's signature. */
+/* nvidia/nvml.h has no typedef for it (gpudoctor does not call it); nvml.h's signature. */
 FAKE_EXPORT const char *nvmlErrorString(nvmlReturn_t result);
 
 static int initialized(void)

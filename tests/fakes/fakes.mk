@@ -17,8 +17,8 @@ FAKE_CFLAGS ?= -O2 -g
 FAKE_WARN := -Wall -Wextra
 FAKE_SOFLAGS := -fPIC -shared -fvisibility=hidden -pthread -Wl,-z,defs
 FAKE_LDLIBS := -ljansson -ldl -lm
-FAKE_DEPS := tests/fakes/fake_gpu.c tests/fakes/fake_gpu.h src/probe/driver/nvml_api.h \
-	src/probe/driver/cuda_api.h tests/fakes/fakes.mk
+FAKE_DEPS := tests/fakes/fake_gpu.c tests/fakes/fake_gpu.h src/nvidia/nvml.h \
+	src/nvidia/cuda.h tests/fakes/fakes.mk
 
 ifneq ($(V),1)
 FAKE_Q := @

@@ -5,24 +5,9 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "probe/driver/cuda_fns.h"
+#include "nvidia/cuda.h"
 #include "probe/driver/query.h"
 #include "util/str.h"
-
-#define SYM(field, name, req) { name, offsetof(struct cuda_query_fns, field), req }
-
-const struct dlib_symbol cuda_query_symbols[] = {
-	SYM(init, "cuInit", true),
-	SYM(driver_version, "cuDriverGetVersion", true),
-	SYM(count, "cuDeviceGetCount", true),
-	SYM(get, "cuDeviceGet", true),
-	SYM(name, "cuDeviceGetName", false),
-	SYM(attribute, "cuDeviceGetAttribute", false),
-	SYM(total_mem, "cuDeviceTotalMem_v2", false),
-	SYM(bus_id, "cuDeviceGetPCIBusId", false),
-	SYM(error_name, "cuGetErrorName", false),
-};
-const size_t cuda_query_nsymbols = sizeof(cuda_query_symbols) / sizeof(cuda_query_symbols[0]);
 
 static int attribute(struct runtime_facts *rt, const struct cuda_query_fns *c, int attr, CUdevice dev)
 {

@@ -6,65 +6,13 @@
 #include <string.h>
 
 #include "util/dlib.h"
-#include "probe/driver/nvml_api.h"
+#include "nvidia/nvml.h"
 #include "probe/driver/query.h"
 #include "util/str.h"
 
-struct nvml {
-	nvmlInit_v2_fn init;
-	nvmlShutdown_fn shutdown;
-	nvmlSystemGetDriverVersion_fn driver_version;
-	nvmlSystemGetCudaDriverVersion_v2_fn cuda_version;
-	nvmlDeviceGetCount_v2_fn count;
-	nvmlDeviceGetHandleByIndex_v2_fn handle;
-	nvmlDeviceGetName_fn name;
-	nvmlDeviceGetUUID_fn uuid;
-	nvmlDeviceGetPciInfo_v3_fn pci;
-	nvmlDeviceGetMemoryInfo_fn memory;
-	nvmlDeviceGetUtilizationRates_fn utilization;
-	nvmlDeviceGetTemperature_fn temperature;
-	nvmlDeviceGetPowerUsage_fn power;
-	nvmlDeviceGetEnforcedPowerLimit_fn power_limit;
-	nvmlDeviceGetPersistenceMode_fn persistence;
-	nvmlDeviceGetComputeMode_fn compute_mode;
-	nvmlDeviceGetMigMode_fn mig_mode;
-	nvmlDeviceGetMaxMigDeviceCount_fn mig_max;
-	nvmlDeviceGetMigDeviceHandleByIndex_fn mig_handle;
-	nvmlDeviceGetTotalEccErrors_fn ecc;
-	nvmlDeviceGetRetiredPagesPendingStatus_fn retired_pending;
-	nvmlDeviceGetRemappedRows_fn remapped;
-	nvmlDeviceGetComputeRunningProcesses_v3_fn processes;
-	nvmlDeviceGetCudaComputeCapability_fn cc;
-};
 
-#define SYM(field, name, req) { name, offsetof(struct nvml, field), req }
 
-static const struct dlib_symbol nvml_symbols[] = {
-	SYM(init, "nvmlInit_v2", true),
-	SYM(shutdown, "nvmlShutdown", true),
-	SYM(driver_version, "nvmlSystemGetDriverVersion", false),
-	SYM(cuda_version, "nvmlSystemGetCudaDriverVersion_v2", false),
-	SYM(count, "nvmlDeviceGetCount_v2", true),
-	SYM(handle, "nvmlDeviceGetHandleByIndex_v2", true),
-	SYM(name, "nvmlDeviceGetName", false),
-	SYM(uuid, "nvmlDeviceGetUUID", false),
-	SYM(pci, "nvmlDeviceGetPciInfo_v3", false),
-	SYM(memory, "nvmlDeviceGetMemoryInfo", false),
-	SYM(utilization, "nvmlDeviceGetUtilizationRates", false),
-	SYM(temperature, "nvmlDeviceGetTemperature", false),
-	SYM(power, "nvmlDeviceGetPowerUsage", false),
-	SYM(power_limit, "nvmlDeviceGetEnforcedPowerLimit", false),
-	SYM(persistence, "nvmlDeviceGetPersistenceMode", false),
-	SYM(compute_mode, "nvmlDeviceGetComputeMode", false),
-	SYM(mig_mode, "nvmlDeviceGetMigMode", false),
-	SYM(mig_max, "nvmlDeviceGetMaxMigDeviceCount", false),
-	SYM(mig_handle, "nvmlDeviceGetMigDeviceHandleByIndex", false),
-	SYM(ecc, "nvmlDeviceGetTotalEccErrors", false),
-	SYM(retired_pending, "nvmlDeviceGetRetiredPagesPendingStatus", false),
-	SYM(remapped, "nvmlDeviceGetRemappedRows", false),
-	SYM(processes, "nvmlDeviceGetComputeRunningProcesses_v3", false),
-	SYM(cc, "nvmlDeviceGetCudaComputeCapability", false),
-};
+
 
 /* Call an optional function only if the driver has it; unknown stays -1. */
 #define ASK(rt, fn, label, ...) ((fn) ? (query_mark(rt, label), (fn)(__VA_ARGS__)) : NVML_ERROR_FUNCTION_NOT_FOUND)
@@ -80,7 +28,7 @@ static void reset_device(struct nvml_device *d)
 	d->power_w = d->power_limit_w = -1;
 }
 
-static void query_mig(struct runtime_facts *rt, const struct nvml *n, nvmlDevice_t dev, struct nvml_device *d)
+static void query_mig(struct runtime_facts *rt, const struct nvml_fns *n, nvmlDevice_t dev, struct nvml_device *d)
 {
 	unsigned cur, pend, max;
 
@@ -99,7 +47,7 @@ static void query_mig(struct runtime_facts *rt, const struct nvml *n, nvmlDevice
 	}
 }
 
-static void query_health(struct runtime_facts *rt, const struct nvml *n, nvmlDevice_t dev, struct nvml_device *d)
+static void query_health(struct runtime_facts *rt, const struct nvml_fns *n, nvmlDevice_t dev, struct nvml_device *d)
 {
 	unsigned long long ecc;
 	nvmlEnableState_t pending;
@@ -116,7 +64,7 @@ static void query_health(struct runtime_facts *rt, const struct nvml *n, nvmlDev
 	}
 }
 
-static void query_processes(struct runtime_facts *rt, const struct nvml *n, nvmlDevice_t dev, struct nvml_device *d)
+static void query_processes(struct runtime_facts *rt, const struct nvml_fns *n, nvmlDevice_t dev, struct nvml_device *d)
 {
 	nvmlProcessInfo_t infos[MAX_RT_PROCS];
 	unsigned count = MAX_RT_PROCS;
@@ -134,7 +82,7 @@ static void query_processes(struct runtime_facts *rt, const struct nvml *n, nvml
 	}
 }
 
-static void query_device(struct runtime_facts *rt, const struct nvml *n, nvmlDevice_t dev, struct nvml_device *d)
+static void query_device(struct runtime_facts *rt, const struct nvml_fns *n, nvmlDevice_t dev, struct nvml_device *d)
 {
 	nvmlPciInfo_t pci;
 	nvmlMemory_t mem;
@@ -179,7 +127,7 @@ static void query_device(struct runtime_facts *rt, const struct nvml *n, nvmlDev
 void query_nvml(struct runtime_facts *rt, const char *file)
 {
 	struct rt_library *lib = &rt->nvml_lib;
-	struct nvml n;
+	struct nvml_fns n;
 	struct error err;
 	void *handle;
 	unsigned count;
@@ -187,7 +135,7 @@ void query_nvml(struct runtime_facts *rt, const char *file)
 
 	lib->attempted = true;
 	query_mark(rt, "dlopen libnvidia-ml.so.1");
-	if (dlib_open(file, nvml_symbols, sizeof(nvml_symbols) / sizeof(nvml_symbols[0]), &n, &handle, lib->host_path,
+	if (dlib_open(file, nvml_symbols, nvml_nsymbols, &n, &handle, lib->host_path,
 		      sizeof(lib->host_path), lib->missing, sizeof(lib->missing), &err) < 0) {
 		str_copy(lib->load_error, sizeof(lib->load_error), err.msg);
 		return;

@@ -1,12 +1,16 @@
 /*
- * cuda_api.h - the part of the CUDA driver API (libcuda.so.1) we call,
- * declared by hand. Checked against cuda.h of CUDA 13.0; the attribute
+ * cuda.h - the part of the CUDA driver API (libcuda.so.1) we call, declared
+ * by hand, and the tables that resolve it (nvidia/cuda.c): the device
+ * queries the doctor's driver probe makes, and what computing needs for
+ * test and bench. Checked against cuda.h of CUDA 13.0; the attribute
  * numbers and result codes below must match it exactly.
  */
-#ifndef GD_PROBE_DRIVER_CUDA_API_H
-#define GD_PROBE_DRIVER_CUDA_API_H
+#ifndef GD_NVIDIA_CUDA_H
+#define GD_NVIDIA_CUDA_H
 
 #include <stddef.h>
+
+#include "util/dlib.h"
 
 typedef int CUresult;	/* CUDA_SUCCESS = 0 */
 typedef int CUdevice;
@@ -106,5 +110,53 @@ typedef CUresult (*cuEventSynchronize_fn)(CUevent event);
 /* exported as cuEventElapsedTime_v2 by drivers since CUDA 12.8, as cuEventElapsedTime before; same signature */
 typedef CUresult (*cuEventElapsedTime_fn)(float *ms, CUevent start, CUevent end);
 typedef CUresult (*cuEventDestroy_v2_fn)(CUevent event);
+
+/* The device queries: the doctor's driver probe, and the first step of test and bench. */
+struct cuda_query_fns {
+	cuInit_fn init;
+	cuDriverGetVersion_fn driver_version;
+	cuDeviceGetCount_fn count;
+	cuDeviceGet_fn get;
+	cuDeviceGetName_fn name;
+	cuDeviceGetAttribute_fn attribute;
+	cuDeviceTotalMem_v2_fn total_mem;
+	cuDeviceGetPCIBusId_fn bus_id;
+	cuGetErrorName_fn error_name;
+};
+
+/* The queries, then what computing needs (test and bench). */
+struct cuda_compute_fns {
+	struct cuda_query_fns q;
+	cuGetErrorString_fn error_string;
+	cuDevicePrimaryCtxRetain_fn ctx_retain;
+	cuDevicePrimaryCtxRelease_v2_fn ctx_release;
+	cuCtxSetCurrent_fn ctx_set;
+	cuCtxSynchronize_fn ctx_sync;
+	cuMemGetInfo_v2_fn mem_info;
+	cuMemAlloc_v2_fn alloc;
+	cuMemFree_v2_fn free;
+	cuMemAllocHost_v2_fn alloc_host;
+	cuMemFreeHost_fn free_host;
+	cuMemcpyHtoD_v2_fn htod;
+	cuMemcpyDtoH_v2_fn dtoh;
+	cuMemcpyDtoD_v2_fn dtod;
+	cuMemsetD32_v2_fn memset32;
+	cuModuleLoadDataEx_fn module_load;
+	cuModuleUnload_fn module_unload;
+	cuModuleGetFunction_fn get_function;
+	cuLaunchKernel_fn launch;
+	cuEventCreate_fn event_create;
+	cuEventRecord_fn event_record;
+	cuEventSynchronize_fn event_sync;
+	cuEventElapsedTime_fn event_elapsed;
+	cuEventDestroy_v2_fn event_destroy;
+};
+
+/* For dlib_open() into a struct cuda_query_fns. */
+extern const struct dlib_symbol cuda_query_symbols[];
+extern const size_t cuda_query_nsymbols;
+/* For dlib_open() into the same struct cuda_compute_fns after the queries (they fill .q). */
+extern const struct dlib_symbol cuda_compute_symbols[];
+extern const size_t cuda_compute_nsymbols;
 
 #endif

@@ -1,13 +1,18 @@
 /*
- * nvml_api.h - the part of NVIDIA's NVML we call, declared by hand.
+ * nvml.h - the part of NVIDIA's NVML we call, declared by hand, and the
+ * table that resolves it from libnvidia-ml.so.1 (nvidia/nvml.c).
  *
  * Checked against nvml.h with NVML_API_VERSION 13 (as shipped in
  * NVIDIA/go-nvml); names, values and layouts below must match it exactly.
  * We never include NVIDIA's header: building needs no NVIDIA SDK, and the
  * library itself is only ever dlopen()ed as libnvidia-ml.so.1.
  */
-#ifndef GD_PROBE_DRIVER_NVML_API_H
-#define GD_PROBE_DRIVER_NVML_API_H
+#ifndef GD_NVIDIA_NVML_H
+#define GD_NVIDIA_NVML_H
+
+#include <stddef.h>
+
+#include "util/dlib.h"
 
 typedef int nvmlReturn_t;			/* NVML_SUCCESS = 0 */
 typedef struct nvmlDevice_st *nvmlDevice_t;	/* opaque */
@@ -103,5 +108,36 @@ typedef nvmlReturn_t (*nvmlDeviceGetRemappedRows_fn)(nvmlDevice_t device, unsign
 typedef nvmlReturn_t (*nvmlDeviceGetComputeRunningProcesses_v3_fn)(nvmlDevice_t device, unsigned int *count,
 								    nvmlProcessInfo_t *infos);
 typedef nvmlReturn_t (*nvmlDeviceGetCudaComputeCapability_fn)(nvmlDevice_t device, int *major, int *minor);
+
+/* The entry points, resolved by dlib_open() from nvml_symbols. */
+struct nvml_fns {
+	nvmlInit_v2_fn init;
+	nvmlShutdown_fn shutdown;
+	nvmlSystemGetDriverVersion_fn driver_version;
+	nvmlSystemGetCudaDriverVersion_v2_fn cuda_version;
+	nvmlDeviceGetCount_v2_fn count;
+	nvmlDeviceGetHandleByIndex_v2_fn handle;
+	nvmlDeviceGetName_fn name;
+	nvmlDeviceGetUUID_fn uuid;
+	nvmlDeviceGetPciInfo_v3_fn pci;
+	nvmlDeviceGetMemoryInfo_fn memory;
+	nvmlDeviceGetUtilizationRates_fn utilization;
+	nvmlDeviceGetTemperature_fn temperature;
+	nvmlDeviceGetPowerUsage_fn power;
+	nvmlDeviceGetEnforcedPowerLimit_fn power_limit;
+	nvmlDeviceGetPersistenceMode_fn persistence;
+	nvmlDeviceGetComputeMode_fn compute_mode;
+	nvmlDeviceGetMigMode_fn mig_mode;
+	nvmlDeviceGetMaxMigDeviceCount_fn mig_max;
+	nvmlDeviceGetMigDeviceHandleByIndex_fn mig_handle;
+	nvmlDeviceGetTotalEccErrors_fn ecc;
+	nvmlDeviceGetRetiredPagesPendingStatus_fn retired_pending;
+	nvmlDeviceGetRemappedRows_fn remapped;
+	nvmlDeviceGetComputeRunningProcesses_v3_fn processes;
+	nvmlDeviceGetCudaComputeCapability_fn cc;
+};
+
+extern const struct dlib_symbol nvml_symbols[];
+extern const size_t nvml_nsymbols;
 
 #endif
