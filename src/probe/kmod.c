@@ -3,6 +3,7 @@
  * module exists for the running kernel, and what could keep it from loading
  * (nouveau, Secure Boot, a DKMS build missing for this kernel).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,7 +47,11 @@ static void read_nvrm(struct kmod_facts *k, const struct rootfs *fs)
 	struct error err;
 
 	if (rootfs_read(fs, "/proc/driver/nvidia/version", 64 * 1024, &text, NULL, NULL, &err) < 0) {
-		fact_status_set(&k->status, FACT_ABSENT, "/proc/driver/nvidia/version is missing");
+		/* missing means no driver loaded; anything else (a FIFO, refused) is not that */
+		if (err.code == ENOENT)
+			fact_status_set(&k->status, FACT_ABSENT, "/proc/driver/nvidia/version is missing");
+		else
+			fact_status_set(&k->status, FACT_ERROR, "%s", err.msg);
 		return;
 	}
 	text[strcspn(text, "\n")] = '\0';
