@@ -61,7 +61,7 @@ BIN_SAN := build/asan/gpudoctor
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRC))
 
-.PHONY: all check deps unit scenarios explain-test ptx-check smoke bench gpu-check clean fakes
+.PHONY: all check deps unit scenarios explain-test ptx-check smoke bench gpu-check clean fakes fuzz fuzz-build
 .SECONDARY:
 
 all: $(BIN)
@@ -160,3 +160,4 @@ clean:
 
 -include $(shell find build -name '*.d' 2>/dev/null)
 include tests/fakes/fakes.mk
+include tests/fuzz/fuzz.mk
