@@ -8,6 +8,9 @@
 #include "harness.h"
 #include "util/ldcache.h"
 
+/* Where the string lengths go, so that reading every string is not optimised away. */
+static volatile size_t sink;
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ldcache cache;
@@ -24,5 +27,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < cache.count; i++)
 		total += strlen(cache.entries[i].name) + strlen(cache.entries[i].path);
 	ldcache_release(&cache);
-	return total == (size_t)-1;	/* keeps the loop from being optimised away */
+	sink = total;
+	return 0;
 }
