@@ -5,6 +5,8 @@
 #                   all under AddressSanitizer and UndefinedBehaviorSanitizer
 #   make bench      doctor vs. python -m torch.utils.collect_env, and the static
 #                   analysis of a full-size CUDA torch install
+#   make fuzz       libFuzzer harnesses for the parsers, FUZZ_SECONDS each (needs
+#                   clang; tests/fuzz/README.md)
 #   make clean
 #
 # Run-time dependencies: glibc only. Jansson (libjansson-dev), the
