@@ -5,6 +5,8 @@
 #                   all under AddressSanitizer and UndefinedBehaviorSanitizer
 #   make bench      doctor vs. python -m torch.utils.collect_env, and the static
 #                   analysis of a full-size CUDA torch install
+#   make fuzz       libFuzzer harnesses for the parsers, FUZZ_SECONDS each (needs
+#                   clang; tests/fuzz/README.md)
 #   make clean
 #
 # Run-time dependencies: glibc only. Jansson (libjansson-dev), the
@@ -63,7 +65,7 @@ BIN_SAN := build/asan/gpudoctor
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRC))
 
-.PHONY: all check deps unit scenarios explain-test hostile syscalls cli ptx-check smoke bench gpu-check clean fakes
+.PHONY: all check deps unit scenarios explain-test hostile syscalls cli ptx-check smoke bench gpu-check clean fakes fuzz fuzz-build
 .SECONDARY:
 
 all: $(BIN)
@@ -193,3 +195,4 @@ clean:
 
 -include $(shell find build -name '*.d' 2>/dev/null)
 include tests/fakes/fakes.mk
+include tests/fuzz/fuzz.mk
