@@ -71,6 +71,10 @@ static bool asks_version(int argc, char **argv)
 	return false;
 }
 
+/*
+ * Returns an enum exit_code. --version anywhere before "--" wins over everything; otherwise the command
+ * word may stand anywhere among the options, and doctor runs when there is none.
+ */
 int main(int argc, char **argv)
 {
 	struct cmd_options opts = { .envp = environ };

@@ -7,6 +7,10 @@
 
 #include "cmd/cmd.h"
 
+/*
+ * --color always or never decide; otherwise only text format on a terminal, with NO_COLOR unset or empty
+ * and TERM not "dumb". Reads this process's environment, not the diagnosed one (opts->envp).
+ */
 bool cmd_use_color(const struct cmd_options *opts)
 {
 	const char *no_color = getenv("NO_COLOR"), *term = getenv("TERM");
@@ -34,6 +38,10 @@ static bool stdout_reader_gone(void)
 	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
 }
 
+/*
+ * See cmd.h. Returns status unchanged on success or a gone reader; on a real write error prints one line to
+ * stderr and returns EXIT_INTERNAL. Call once, after the last write to stdout.
+ */
 int cmd_finish_output(int status)
 {
 	errno = 0;

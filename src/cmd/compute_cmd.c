@@ -103,6 +103,11 @@ static int compute_and_report(const struct cmd_options *opts, struct machine *m,
 	return status;
 }
 
+/*
+ * See compute_cmd.h. Returns the exit status and prints everything itself: the report, or the blocking
+ * root cause. Blocks for the whole run (up to --max-time, plus two probes). Not reentrant: the run and its
+ * result live in static storage.
+ */
 int cmd_compute(const struct cmd_options *opts, bool bench)
 {
 	const char *name = bench ? "bench" : "test";

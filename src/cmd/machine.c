@@ -5,6 +5,10 @@
 
 #include "probe/probe.h"
 
+/*
+ * See machine.h: m is zeroed first; returns EXIT_USAGE for any root that cannot be opened. The rootfs logs
+ * refusals into m->denied, a pointer into m itself, so m must not be copied or moved once open.
+ */
 int machine_open(struct machine *m, const struct cmd_options *opts)
 {
 	struct error err;
@@ -18,6 +22,10 @@ int machine_open(struct machine *m, const struct cmd_options *opts)
 	return 0;
 }
 
+/*
+ * See machine.h. Clears the refusal log first, so each call reports its own. Blocks while the driver is
+ * called and Python runs (see probe_all); prints only when out of memory.
+ */
 struct facts *machine_probe(struct machine *m, const struct cmd_options *opts)
 {
 	struct probe_ctx ctx = { 0 };
@@ -40,6 +48,7 @@ struct facts *machine_probe(struct machine *m, const struct cmd_options *opts)
 	return facts;
 }
 
+/* Release the rootfs; facts from machine_probe are the caller's to free. Safe after a failed open. */
 void machine_close(struct machine *m)
 {
 	rootfs_release(&m->fs);

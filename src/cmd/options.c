@@ -38,6 +38,10 @@ static const struct cmd_option probe_options[] = {
 };
 CMD_OPTION_GROUP(cmd_probe_options, probe_options);
 
+/*
+ * See options.h. The whole part goes through str_to_u64, so surrounding blanks and "0x" hex are accepted
+ * too. *out is written even when the value is out of range and -1 is returned. Prints nothing.
+ */
 int cmd_parse_seconds(const char *s, double *out)
 {
 	uint64_t whole = 0, frac = 0;
@@ -177,6 +181,10 @@ static const struct cmd_option *find_in(const struct command *cmd, const char *n
 	return NULL;
 }
 
+/*
+ * 1 when some command (or the global options) takes name with a value; anything from "=" on is ignored.
+ * name is without the leading "--". Prints nothing.
+ */
 int cmd_option_takes_value(const struct command *const *all, size_t nall, const char *name)
 {
 	size_t len = strcspn(name, "=");
@@ -205,6 +213,10 @@ static void not_taken(const struct command *cmd, const struct command *const *al
 	cmd_error("gpudoctor: unknown option '%s'", arg);
 }
 
+/*
+ * See options.h. Only sets what argv names, so o must hold the defaults already. o->args point into argv,
+ * which getopt may reorder. Restarts getopt's scan each call. Options past 63 in all are not recognised.
+ */
 int cmd_options_parse(const struct command *cmd, const struct command *const *all, size_t nall, int argc,
 		      char **argv, struct cmd_options *o)
 {
@@ -303,6 +315,7 @@ static void option_help(FILE *out, const struct cmd_option *opt)
 	}
 }
 
+/* See options.h: aliases (options without help) are not listed; global options come last. */
 void cmd_help(FILE *out, const struct command *cmd)
 {
 	fprintf(out, "usage: %s\n\n", cmd->usage);

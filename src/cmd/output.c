@@ -16,6 +16,10 @@
 #include "cmd/cmd.h"
 #include "util/termsafe.h"
 
+/*
+ * Start rendering into memory; returns o->fp, or NULL after printing "out of memory". Either way
+ * cmd_out_close must follow: it frees the buffer and gives the exit status.
+ */
 FILE *cmd_out_open(struct cmd_out *o)
 {
 	o->buf = NULL;
@@ -49,6 +53,10 @@ static int write_all(int fd, const char *s, size_t n)
 	return 0;
 }
 
+/*
+ * See cmd.h. Writes with write(2) after flushing stdout, so stdio output made before comes first. JSON is
+ * written as rendered; text and Markdown through termsafe. Frees the buffer on every path.
+ */
 int cmd_out_close(struct cmd_out *o, const struct cmd_options *opts, int status)
 {
 	char *safe = NULL;
@@ -87,6 +95,10 @@ int cmd_out_close(struct cmd_out *o, const struct cmd_options *opts, int status)
 	return status;
 }
 
+/*
+ * See cmd.h. The caller writes the "gpudoctor: " prefix into fmt. Cut at 1023 bytes; when out of memory
+ * the message is lost rather than printed unescaped.
+ */
 void cmd_error(const char *fmt, ...)
 {
 	char msg[1024], *safe;

@@ -10,11 +10,13 @@
 
 #include "util/str.h"
 
+/* In the helper: store call in run->last_call (shared memory) before making it; "" says between calls. */
 void compute_mark(struct session *s, const char *call)
 {
 	isolate_mark(s->run->last_call, sizeof(s->run->last_call), call);
 }
 
+/* In the helper: the progress line the parent's tick shows, cut to fit; it never touches the terminal. */
 void compute_progress(struct session *s, const char *fmt, ...)
 {
 	char text[sizeof(s->run->progress)];
@@ -26,6 +28,10 @@ void compute_progress(struct session *s, const char *fmt, ...)
 	isolate_mark(s->run->progress, sizeof(s->run->progress), text);
 }
 
+/*
+ * See compute_internal.h. Only the first failure of a GPU is kept, and none without a current GPU
+ * (s->gpu NULL): then it just returns false. Names come from the driver when it can give them.
+ */
 bool compute_ok(struct session *s, const char *step, CUresult r)
 {
 	struct compute_gpu *g = s->gpu;
@@ -46,6 +52,7 @@ bool compute_ok(struct session *s, const char *step, CUresult r)
 	return false;
 }
 
+/* See compute_internal.h: waits for end (cuEventSynchronize, bounded only by the helper's deadline). */
 double compute_elapsed(struct session *s, CUevent start, CUevent end)
 {
 	float ms = -1;

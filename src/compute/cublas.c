@@ -29,6 +29,10 @@ static void preload_lt(const char *file)
 	dlopen(lt, RTLD_NOW | RTLD_GLOBAL);
 }
 
+/*
+ * In the helper. Never fails: without a usable cuBLAS, run->cublas_used says why and s->have_blas stays
+ * false. Every library tried, the preloaded libcublasLt included, stays loaded.
+ */
 void compute_load_cublas(struct session *s)
 {
 	static const char *const sonames[] = { "libcublas.so.13", "libcublas.so.12", "libcublas.so.11" };

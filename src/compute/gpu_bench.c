@@ -373,6 +373,10 @@ done:
 		s->cu.free(m.c);
 }
 
+/*
+ * In the helper, after compute_test_gpu, with the context current. False only when a driver call failed
+ * (recorded on the GPU); without cuBLAS, or when cublasCreate fails, GEMM is skipped and the result is true.
+ */
 bool compute_bench_gpu(struct session *s)
 {
 	struct gemm m = { 0 };

@@ -194,6 +194,10 @@ done:
 	return ok;
 }
 
+/*
+ * In the helper, with the context current and the kernels loaded. Wrong data does not stop the next check;
+ * a failed call does. False on either; host and device memory are freed before it returns.
+ */
 bool compute_test_gpu(struct session *s)
 {
 	double start = clock_ms();

@@ -43,6 +43,10 @@ static int fp32_per_clock(int major, int minor)
 	return 0;
 }
 
+/*
+ * See judge.h. f may be NULL (peaks are then computed); out->source is static. A peak the clocks cannot
+ * give stays 0 (unknown).
+ */
 void compute_peaks(const struct compute_gpu *g, const struct facts *f, struct gpu_peaks *out)
 {
 	struct kb_gpu_peaks p;
@@ -128,6 +132,10 @@ static void judge_gpu(struct compute_view *v)
 	}
 }
 
+/*
+ * See judge.h. out is zeroed, then borrows run (out->run and each view's gpu point into it), so run must
+ * outlive out. before may be NULL too. Pure: prints nothing, reads nothing.
+ */
 void compute_judge(const struct compute_run *run, const struct isolate_outcome *how, const struct facts *before,
 		   const struct facts *after, struct compute_report *out)
 {

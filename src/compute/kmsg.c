@@ -11,6 +11,10 @@
 
 #include "util/str.h"
 
+/*
+ * See kmsg.h. Reads the host's /dev/kmsg, never a --root image's. On failure w->fd is -1, so
+ * kmsg_watch_finish is still safe and returns 0.
+ */
 int kmsg_watch_start(struct kmsg_watch *w, char *why, size_t whysz)
 {
 	w->fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -28,6 +32,10 @@ int kmsg_watch_start(struct kmsg_watch *w, char *why, size_t whysz)
 	return 0;
 }
 
+/*
+ * See kmsg.h. Never blocks (the descriptor is non-blocking); lines may be NULL when max is 0. Returns how
+ * many were kept; Xid lines past max are dropped uncounted. Safe on a watch that never started (fd -1).
+ */
 int kmsg_watch_finish(struct kmsg_watch *w, char lines[][256], int max)
 {
 	char rec[8192];

@@ -18,6 +18,10 @@ static void add_cublas(struct compute_run *run, const struct rootfs *fs, const c
 		run->ncublas++;
 }
 
+/*
+ * See prepare.h. Under --root, fails without a libcuda the loader would choose. For bench, the cuBLAS
+ * candidates are the active toolkit's and those every torch install links, mapped but not checked to exist.
+ */
 int compute_prepare(struct compute_run *run, const struct rootfs *fs, const struct facts *f,
 		    const struct compute_request *req, struct error *err)
 {

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+/* The word the gd_pattern kernel writes at index i (kernels.ptx); the two must change together. */
 unsigned compute_pattern_word(unsigned i, unsigned seed)
 {
 	return (i ^ seed) * 0x9E3779B1u + (i >> 3);
@@ -25,6 +26,7 @@ void compute_sgemm_reference(const float *a, const float *b, float *c, unsigned 
 		}
 }
 
+/* See compute_internal.h. The state must not start at 0: xorshift stays at 0, and every value is -1. */
 float rng_float(struct rng *r)
 {
 	unsigned long long x = r->state;
@@ -75,6 +77,7 @@ unsigned short compute_float_to_half(float f)
 	}
 }
 
+/* Round to nearest even; a NaN stays a (quiet) NaN, and an overflow becomes infinity. */
 unsigned short compute_float_to_bf16(float f)
 {
 	unsigned x;

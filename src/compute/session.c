@@ -168,6 +168,11 @@ static void on_tick(const void *shared, void *arg)
 	t->tick(copy);
 }
 
+/*
+ * See compute.h. Blocks until the helper is done or killed (up to run->total_s). run is copied into the
+ * helper and back, so it holds the results afterwards; tick runs in this process. Returns 0 whenever the
+ * helper started: read *how.
+ */
 int compute_run(struct compute_run *run, void (*tick)(const char *progress), struct isolate_outcome *how,
 		struct error *err)
 {

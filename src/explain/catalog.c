@@ -10,21 +10,25 @@
 
 #include "kb/kb.h"
 
+/* Rows of the compiled-in signature catalog; fixed for the life of the program. */
 size_t catalog_rows(void)
 {
 	return kb_table_explain_signatures.nrows;
 }
 
+/* A static cell of the catalog; "" (never NULL) for an unknown column or a row out of range. */
 const char *catalog_field(size_t row, const char *column)
 {
 	return kb_field(&kb_table_explain_signatures, row, column);
 }
 
+/* True for rows whose cause column is "@xid": the Xid value they extract decides the cause. */
 bool catalog_keyed(size_t row)
 {
 	return strcmp(catalog_field(row, "cause"), "@xid") == 0;
 }
 
+/* The static group name ("xid") of a keyed row, NULL for any other row. */
 const char *catalog_key_name(size_t row)
 {
 	return catalog_keyed(row) ? "xid" : NULL;
@@ -38,6 +42,7 @@ static int number_or(const char *s, int fallback)
 	return end != s && *end == '\0' && v > 0 && v <= 100 ? (int)v : fallback;
 }
 
+/* The row's confidence, 1..100; a missing or out-of-range value reads 50 rather than failing. */
 int catalog_confidence(size_t row)
 {
 	return number_or(catalog_field(row, "confidence"), 50);
@@ -55,11 +60,16 @@ static enum cause_id cause_of(const char *name)
 	return cause_by_name(name, &cause) ? cause : CAUSE_GPU_XID;
 }
 
+/* gpu.xid for keyed rows and for a name the registry lacks (which the build's check rules out). */
 enum cause_id catalog_cause(size_t row)
 {
 	return catalog_keyed(row) ? CAUSE_GPU_XID : cause_of(catalog_field(row, "cause"));
 }
 
+/*
+ * Exact match on the Xid's decimal text. On true every out-parameter is set, the strings static; on false
+ * none is touched.
+ */
 bool catalog_xid(const char *xid, enum cause_id *cause, int *confidence, const char **name, const char **action,
 		 const char **source)
 {

@@ -34,6 +34,10 @@ static void take_doctor_fix(struct explain_cause *c, const struct finding *f)
 	}
 }
 
+/*
+ * See join.h. Reorders r->causes (confirmed first) and adds doctor notes and fix steps that r owns; d is
+ * only read. Without any confirmed cause the top cause gets a note naming the doctor's root cause.
+ */
 void explain_join_doctor(struct explain_report *r, const struct diagnosis *d)
 {
 	bool any = false;
@@ -90,6 +94,10 @@ static void annotate(struct finding *f, const struct explain_cause *c)
 			finding_fix(f, c->fix[i].command, "%s", c->fix[i].text);
 }
 
+/*
+ * See join.h. Edits the findings of d in place (detail, fix steps); a finding is annotated only when the
+ * message reads as another cause with confidence of 30 or more. Opens and closes a scanner per finding.
+ */
 void explain_annotate_findings(struct diagnosis *d)
 {
 	for (size_t k = 0; k < sizeof(message_findings) / sizeof(message_findings[0]); k++) {

@@ -263,6 +263,11 @@ static void build_text(struct explain_cause *c, const struct explain_hit *h, con
 	add_fixes(c, d->fix);
 }
 
+/*
+ * See explain.h. out is zeroed first; the caller releases it with explain_report_release. out->inputs
+ * borrow the scanner's names, so s must outlive out. On the out-of-memory path the text already built
+ * for the causes is not freed.
+ */
 int explain_rank(const struct explain_scanner *s, struct explain_report *out)
 {
 	struct ranked *r = calloc((size_t)s->nhits + 1, sizeof(*r));
@@ -341,6 +346,7 @@ int explain_rank(const struct explain_scanner *s, struct explain_report *out)
 	return 0;
 }
 
+/* Free every cause's strings and the array, and zero r; the input names stay the scanner's. */
 void explain_report_release(struct explain_report *r)
 {
 	for (size_t i = 0; i < r->count; i++) {
@@ -358,6 +364,10 @@ void explain_report_release(struct explain_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/*
+ * Digits with an optional '.' fraction, parsed without the locale, then a unit matched as a prefix (so
+ * "2.00 GiB" and "5 MiBs" both read). No sign; -1 without digits or a known unit.
+ */
 double explain_parse_size(const char *text)
 {
 	static const struct {

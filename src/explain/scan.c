@@ -34,6 +34,10 @@
 extern const unsigned char explain_db[];
 extern const size_t explain_db_size, explain_db_rows;
 
+/*
+ * See explain.h: the caller frees it with explain_close. Takes a 1 MiB buffer and a Hyperscan scratch;
+ * any failure to load the compiled database is reported as the CPU lacking SSSE3.
+ */
 struct explain_scanner *explain_open(struct error *err)
 {
 	struct explain_scanner *s = calloc(1, sizeof(*s));
@@ -63,6 +67,7 @@ struct explain_scanner *explain_open(struct error *err)
 	return s;
 }
 
+/* Free the scanner and its input names, which reports from explain_rank borrow: release those first. NULL is fine. */
 void explain_close(struct explain_scanner *s)
 {
 	if (!s)
@@ -421,6 +426,10 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
+/*
+ * See explain.h. Reads until end of file, so it blocks as long as the writer keeps the pipe open. name is
+ * copied. A failed tee does not fail the call: copying stops and scanning goes on.
+ */
 int explain_feed_fd(struct explain_scanner *s, int fd, const char *name, int tee_fd, struct error *err)
 {
 	int rc = 0;
@@ -450,6 +459,7 @@ int explain_feed_fd(struct explain_scanner *s, int fd, const char *name, int tee
 	return rc;
 }
 
+/* Like explain_feed_fd over memory, no tee: -1 only past EXPLAIN_MAX_INPUTS inputs or when out of memory. */
 int explain_feed_text(struct explain_scanner *s, const char *text, size_t len, const char *name, struct error *err)
 {
 	if (begin_input(s, name, err) < 0)

@@ -9,6 +9,10 @@
 #include "kb/kb.h"
 #include "util/str.h"
 
+/*
+ * The data/cuda_archs.tsv row for compute capability cc ("8.6" -> sm_86, "12.0" -> sm_120); *out's strings
+ * are static and "" where the table has no value. -1 when the row is missing; out is then untouched.
+ */
 int kb_sm_support(const char *cc, struct kb_sm *out)
 {
 	const struct kb_table *t = &kb_table_cuda_archs;
@@ -32,6 +36,10 @@ int kb_sm_support(const char *cc, struct kb_sm *out)
 	return -1;
 }
 
+/*
+ * See kb.h. Compares the toolkit's major.minor with the sm row, which is written to *sm (not NULL) even when
+ * the toolkit version is unusable; UNKNOWN when cc is not in the table.
+ */
 enum kb_toolkit_fit kb_toolkit_fit(const char *cuda, const char *cc, struct kb_sm *sm)
 {
 	char mm[16];
@@ -73,6 +81,10 @@ int kb_cudnn_for_cuda(int cuda_major, struct kb_answer *out)
 	return 0;
 }
 
+/*
+ * See kb.h. A number matches the value column as text ("034" is not "34"); a name matches whole,
+ * ignoring ASCII case. Fills at most max entries with static strings; more matches are not counted.
+ */
 int kb_error_lookup(const char *code, struct kb_error *out, int max)
 {
 	const struct kb_table *t = &kb_table_error_codes;

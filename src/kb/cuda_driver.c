@@ -7,6 +7,7 @@
 #include "kb/kb.h"
 #include "util/str.h"
 
+/* Exact, case-sensitive match of a column name; -1 when the table has no such column. */
 int kb_column(const struct kb_table *t, const char *name)
 {
 	for (size_t i = 0; i < t->ncolumns; i++)
@@ -15,6 +16,7 @@ int kb_column(const struct kb_table *t, const char *name)
 	return -1;
 }
 
+/* The static cell text; "" (never NULL) for a row or column out of range, so -1 from kb_column is safe. */
 const char *kb_cell(const struct kb_table *t, size_t row, int column)
 {
 	if (row >= t->nrows || column < 0 || (size_t)column >= t->ncolumns)
@@ -22,6 +24,7 @@ const char *kb_cell(const struct kb_table *t, size_t row, int column)
 	return t->cells[row * t->ncolumns + (size_t)column];
 }
 
+/* See kb.h. A linear search of the column names per call; never NULL. */
 const char *kb_field(const struct kb_table *t, size_t row, const char *column)
 {
 	return kb_cell(t, row, kb_column(t, column));
@@ -34,6 +37,10 @@ static void answer(struct kb_answer *out, const struct kb_table *t, size_t row, 
 	out->release = kb_cell(t, row, kb_column(t, "release"));
 }
 
+/*
+ * Looks only at the version's major.minor. Falls back to the first toolkit row with a driver when there is
+ * no GA row. out->release is "" rather than NULL when the row names none. -1 when CUDA is not listed.
+ */
 int kb_cuda_min_driver(const char *cuda_version, struct kb_answer *out)
 {
 	const struct kb_table *t = &kb_table_cuda_driver;
@@ -61,6 +68,10 @@ int kb_cuda_min_driver(const char *cuda_version, struct kb_answer *out)
 	return 0;
 }
 
+/*
+ * -1 for NULL or a driver that is not a dotted version, and for one older than every toolkit row. The
+ * answer is the cuda column (major.minor) of the newest row this driver meets, with that row's source.
+ */
 int kb_cuda_max_for_driver(const char *driver, struct kb_answer *out)
 {
 	const struct kb_table *t = &kb_table_cuda_driver;
@@ -83,6 +94,7 @@ int kb_cuda_max_for_driver(const char *driver, struct kb_answer *out)
 	return 0;
 }
 
+/* The first minor_compat row for the major, static source and release; -1 when the table has none. */
 int kb_cuda_minor_compat_driver(int cuda_major, struct kb_answer *out)
 {
 	const struct kb_table *t = &kb_table_cuda_driver;
@@ -99,6 +111,7 @@ int kb_cuda_minor_compat_driver(int cuda_major, struct kb_answer *out)
 	return -1;
 }
 
+/* -1 when the table has no minor_compat row at all. */
 int kb_cuda_oldest_compat_major(void)
 {
 	const struct kb_table *t = &kb_table_cuda_driver;

@@ -20,6 +20,7 @@ static void fill_gpu(struct kb_gpu *g, size_t r)
 	g->source = kb_cell(t, r, kb_column(t, "source"));
 }
 
+/* The first data/gpus.tsv row with this device id (vendor assumed NVIDIA); static strings. -1 when absent. */
 int kb_gpu_by_pci_id(unsigned device, struct kb_gpu *out)
 {
 	const struct kb_table *t = &kb_table_gpus;
@@ -73,6 +74,11 @@ static int words_match(const char *name, const char *query)
 	return quality;
 }
 
+/*
+ * See kb.h. A "0x"-prefixed, "10de:"-prefixed or four-character query is tried as a PCI id first. At
+ * most the first 64 matching rows are ranked, rows of the same name counted once. Returns how many of
+ * out were filled (0..max); the strings are static.
+ */
 int kb_gpu_find(const char *query, struct kb_gpu *out, int max)
 {
 	const struct kb_table *t = &kb_table_gpus;
@@ -129,6 +135,7 @@ int kb_gpu_find(const char *query, struct kb_gpu *out, int max)
 	return n;
 }
 
+/* The data/gpu_peaks.tsv row whose name equals name exactly (case-sensitive); static strings. -1 if none. */
 int kb_gpu_peak_rates(const char *name, struct kb_gpu_peaks *out)
 {
 	const struct kb_table *t = &kb_table_gpu_peaks;

@@ -322,6 +322,10 @@ static json_t *arch_query(const char *arch, struct error *err)
 	return ans;
 }
 
+/*
+ * See query.h: the caller owns (json_decref) the returned object. Pure: reads only the compiled tables,
+ * prints nothing. Extra words after "gpu" are joined, so an unquoted "RTX 4090" works.
+ */
 json_t *kb_query(int argc, char *const *argv, struct error *err)
 {
 	if (argc == 2 && strcmp(argv[0], "error") == 0)

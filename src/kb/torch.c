@@ -8,6 +8,7 @@
 #include "kb/kb.h"
 #include "util/str.h"
 
+/* The row for this exact version ("2.1.0", no "+cu121" suffix); static strings. -1 when absent. */
 int kb_torch_release(const char *version, struct kb_torch_release *out)
 {
 	const struct kb_table *t = &kb_table_torch_releases;
@@ -26,6 +27,10 @@ int kb_torch_release(const char *version, struct kb_torch_release *out)
 	return -1;
 }
 
+/*
+ * The variants of this exact version in table order, at most max (more are not counted); static strings,
+ * archs looked up with kb_torch_arch_list. Returns how many were filled.
+ */
 int kb_torch_variants(const char *version, struct kb_torch_variant *out, int max)
 {
 	const struct kb_table *t = &kb_table_torch_variants;
@@ -48,6 +53,7 @@ int kb_torch_variants(const char *version, struct kb_torch_variant *out, int max
 	return n;
 }
 
+/* The static TORCH_CUDA_ARCH_LIST of a release and variant; NULL when the table has none. */
 const char *kb_torch_arch_list(const char *version, const char *variant)
 {
 	const struct kb_table *t = &kb_table_torch_archs;
@@ -104,6 +110,10 @@ bool kb_python_supported(const char *list, const char *python)
 	return false;
 }
 
+/*
+ * A pip command for the variant: with its --index-url or -f line when the table has one, else the plain
+ * PyPI name. Returns -1 when it does not fit outsz.
+ */
 int kb_torch_pip_command(const struct kb_torch_variant *v, char *out, size_t outsz)
 {
 	const char *idx = v->index_url;
@@ -154,6 +164,10 @@ static int compare_rows_desc(const void *a, const void *b)
 	return version_compare(kb_field(t, rb, "torch"), kb_field(t, ra, "torch"));
 }
 
+/*
+ * See kb.h. out is zeroed first. With cc given, a variant whose arch list the table lacks is never chosen.
+ * Allocates a row order it frees before returning; -1 also when out of memory.
+ */
 int kb_torch_for(const char *driver, const char *cc, const char *python, struct kb_torch_choice *out)
 {
 	const struct kb_table *t = &kb_table_torch_releases;

@@ -90,6 +90,11 @@ static void detect_wsl(struct facts *f, const struct rootfs *fs)
 		c->wsl_version = 2;	/* only WSL 2 has a GPU paravirtualisation device */
 }
 
+/*
+ * Container runtime and WSL, the first evidence found winning. Needs probe_env and probe_system done (reads
+ * NVIDIA_* variables and the kernel release from f) but reads KUBERNETES_SERVICE_HOST and container= from
+ * ctx->envp. Sets no section status: not knowing reads as "not in a container".
+ */
 void probe_container(struct facts *f, const struct probe_ctx *ctx)
 {
 	detect_container(f, ctx->fs, ctx->envp);

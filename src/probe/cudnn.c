@@ -127,6 +127,11 @@ static void scan_lib_dir(struct lib_scan *s, const char *dir)
 	closedir(d);
 }
 
+/*
+ * Headers and libraries from the toolkits, CUDNN_PATH, the system include directories and the loader's
+ * search. Needs probe_toolkits done and ctx->loader set. Paths are recorded resolved; versions of
+ * libraries come from their file names only.
+ */
 void probe_cudnn(struct facts *f, const struct probe_ctx *ctx)
 {
 	struct cudnn_facts *c = &f->cudnn;

@@ -159,6 +159,11 @@ static void scan_dir(struct facts *f, const struct probe_ctx *ctx, const char *d
 	closedir(d);
 }
 
+/*
+ * The nodes present under /dev and /dev/nvidia-caps, sorted by path; absent ones are not recorded. Live,
+ * access is what access(2) grants this process; rooted, stand-in files are parsed and checked against
+ * f->system.user, so probe_system must have run. Never opens a device.
+ */
 void probe_devnodes(struct facts *f, const struct probe_ctx *ctx)
 {
 	scan_dir(f, ctx, "/dev", "nvidia");

@@ -124,6 +124,11 @@ static void parse_visible(struct facts *f, const char *value)
 	env->visible = kind;
 }
 
+/*
+ * Record the known variables of ctx->envp only, first occurrence of each, values copied (facts owns them);
+ * a copy that fails drops that variable. Then classify CUDA_VISIBLE_DEVICES as CUDA would read it.
+ * Runs first: the probes after it read the environment from f, not envp.
+ */
 void probe_env(struct facts *f, const struct probe_ctx *ctx)
 {
 	struct env_facts *env = &f->env;

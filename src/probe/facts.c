@@ -5,6 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * See facts.h: one calloc the caller frees with facts_free. Not all zero: the "none chosen" indices and the
+ * tri-state fields start at -1 (unknown), so a probe that never runs leaves no false 0.
+ */
 struct facts *facts_new(void)
 {
 	struct facts *f = calloc(1, sizeof(*f));
@@ -22,6 +26,7 @@ struct facts *facts_new(void)
 	return f;
 }
 
+/* Frees the environment values (the model's only heap strings) and the model itself; NULL is fine. */
 void facts_free(struct facts *facts)
 {
 	if (!facts)
@@ -31,6 +36,7 @@ void facts_free(struct facts *facts)
 	free(facts);
 }
 
+/* Set a section's state and its reason (cut to fit, never overflowing); st->denied is left as it was. */
 void fact_status_set(struct fact_status *st, enum fact_state state, const char *fmt, ...)
 {
 	va_list ap;
@@ -41,6 +47,7 @@ void fact_status_set(struct fact_status *st, enum fact_state state, const char *
 	va_end(ap);
 }
 
+/* Add a note for the report; past MAX_NOTES the note is dropped and counted with facts_dropped("notes"). */
 void facts_note(struct facts *facts, const char *fmt, ...)
 {
 	va_list ap;
@@ -54,6 +61,7 @@ void facts_note(struct facts *facts, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A static lowercase name for JSON and text; an out-of-range value reads "unknown". Never NULL. */
 const char *fact_state_name(enum fact_state state)
 {
 	switch (state) {
@@ -69,6 +77,7 @@ const char *fact_state_name(enum fact_state state)
 	return "unknown";
 }
 
+/* A static name of where the loader found a library, for evidence; never NULL. */
 const char *lib_origin_name(enum lib_origin origin)
 {
 	switch (origin) {
@@ -88,6 +97,7 @@ const char *lib_origin_name(enum lib_origin origin)
 	return "unknown";
 }
 
+/* A static name for the CUDA_VISIBLE_DEVICES form; an out-of-range value reads "invalid". Never NULL. */
 const char *visible_kind_name(enum visible_kind kind)
 {
 	static const char *const names[] = {
@@ -100,6 +110,7 @@ const char *visible_kind_name(enum visible_kind kind)
 	return (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "invalid";
 }
 
+/* The value of a variable the env probe recorded, borrowed from the model; NULL when unset or not recorded. */
 const char *facts_env(const struct facts *facts, const char *name)
 {
 	for (int i = 0; i < facts->env.count; i++)
@@ -108,11 +119,16 @@ const char *facts_env(const struct facts *facts, const char *name)
 	return NULL;
 }
 
+/* True when the variable was recorded as set, even to "". */
 bool facts_env_is_set(const struct facts *facts, const char *name)
 {
 	return facts_env(facts, name) != NULL;
 }
 
+/*
+ * The /dev entry the device-node probe recorded under exactly this path, borrowed from the model. Only
+ * nodes found are recorded, so NULL means absent (or past MAX_DEVNODES).
+ */
 const struct devnode *facts_devnode(const struct facts *facts, const char *path)
 {
 	for (int i = 0; i < facts->kmod.node_count; i++)
@@ -121,6 +137,7 @@ const struct devnode *facts_devnode(const struct facts *facts, const char *path)
 	return NULL;
 }
 
+/* The candidate the loader would pick, borrowed from choice; NULL when none (chosen -1 or out of range). */
 const struct lib_candidate *lib_choice_chosen(const struct lib_choice *choice)
 {
 	if (choice->chosen < 0 || choice->chosen >= choice->count)
@@ -128,6 +145,10 @@ const struct lib_candidate *lib_choice_chosen(const struct lib_choice *choice)
 	return &choice->candidates[choice->chosen];
 }
 
+/*
+ * Borrowed from the model: NVRM's version, else NVML's (WSL has no /proc/driver/nvidia), else the chosen
+ * libcuda's unless it is a stub. NULL when none of them is known.
+ */
 const char *facts_driver_version(const struct facts *facts)
 {
 	const struct lib_candidate *lib;
@@ -142,6 +163,10 @@ const char *facts_driver_version(const struct facts *facts)
 	return NULL;
 }
 
+/*
+ * A static label following the same order as facts_driver_version. Only meaningful when that returned a
+ * version: with none known it still says "libcuda.so.1".
+ */
 const char *facts_driver_version_source(const struct facts *facts)
 {
 	if (facts->kmod.nvrm_version[0])
@@ -151,6 +176,10 @@ const char *facts_driver_version_source(const struct facts *facts)
 	return "libcuda.so.1";
 }
 
+/*
+ * Looks at the sections whose absence rules conclude from: PCI, kernel module, both driver libraries,
+ * toolkits, cuDNN and Python. The system, environment, container and runtime sections are not consulted.
+ */
 bool facts_any_denied(const struct facts *f)
 {
 	const struct fact_status *sections[] = {
@@ -164,6 +193,11 @@ bool facts_any_denied(const struct facts *f)
 	return false;
 }
 
+/*
+ * See facts.h. what is kept as a pointer, so it must be a static string; rows are matched by pointer or
+ * text. Once one count is -1 it stays -1. With the table full, the drop is added to the last row, whatever
+ * that row's noun.
+ */
 void facts_dropped(struct facts *facts, const char *what, int limit, int n)
 {
 	struct fact_limit *l = NULL;
@@ -183,6 +217,7 @@ void facts_dropped(struct facts *facts, const char *what, int limit, int n)
 	l->dropped = n < 0 || l->dropped < 0 ? -1 : l->dropped + n;
 }
 
+/* See facts.h: an uncounted drop (-1) omits the number. Cut to outsz, always terminated when outsz > 0. */
 void fact_limit_text(const struct fact_limit *l, char *out, size_t outsz)
 {
 	if (l->dropped < 0)

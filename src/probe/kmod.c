@@ -272,6 +272,11 @@ static void find_tools(struct kmod_facts *k, const struct rootfs *fs)
 	}
 }
 
+/*
+ * Fills f->kmod apart from the device nodes. Needs probe_system and probe_container done: inside a container
+ * the module on disk is UNKNOWN and Secure Boot is not read (stays -1). Only k->status says whether NVRM was
+ * readable; the other parts carry their own statuses or stay false.
+ */
 void probe_kmod(struct facts *f, const struct probe_ctx *ctx)
 {
 	struct kmod_facts *k = &f->kmod;

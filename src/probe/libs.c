@@ -46,6 +46,10 @@ static int note_stub(const char *path, enum lib_origin origin, void *arg)
 	return 0;
 }
 
+/*
+ * Which libcuda.so.1 and libnvidia-ml.so.1 the loader would take, and whether a stubs/ directory is on the
+ * search path. Needs ctx->loader; borrows nothing from it after returning.
+ */
 void probe_libs(struct facts *f, const struct probe_ctx *ctx)
 {
 	struct libs_facts *libs = &f->libs;

@@ -107,6 +107,11 @@ static void split_list(char **dirs, int *n, int cap, const char *value, const ch
 		add_dir(dirs, n, cap, p, dropped);
 }
 
+/*
+ * Always returns 0: a missing or broken ld.so.cache is recorded in ld->cache_status and ld.so.conf stands
+ * in. fs is borrowed and must outlive ld. Relative entries, including a bare name in LD_PRELOAD that ld.so
+ * itself would search for, are ignored; an unknown arch accepts cache entries of any ABI.
+ */
 int loader_init(struct loader *ld, const struct rootfs *fs, const char *ld_library_path,
 		const char *ld_preload, const char *arch)
 {
@@ -132,6 +137,7 @@ int loader_init(struct loader *ld, const struct rootfs *fs, const char *ld_libra
 	return 0;
 }
 
+/* Free the directory lists and the cache, and zero ld; the rootfs stays the caller's. */
 void loader_release(struct loader *ld)
 {
 	for (int i = 0; i < ld->npreload; i++)
@@ -158,6 +164,11 @@ static void version_from_name(const char *name, const char *stem, char *out, siz
 		str_copy(out, outsz, v);
 }
 
+/*
+ * See loader.h. Never fails: a path that cannot be resolved keeps itself as resolved. The version comes from
+ * the resolved file name, only when it follows the soname's stem; a cache entry under /usr/lib/wsl/ is
+ * re-labelled LIB_FROM_WSL.
+ */
 void loader_describe(const struct loader *ld, struct lib_candidate *cand)
 {
 	char stem[64];
@@ -232,6 +243,10 @@ static bool arch_ok(const struct loader *ld, int32_t flags)
 	return !ld->arch_flags || (flags & LDCACHE_FLAG_ARCH_MASK) == ld->arch_flags;
 }
 
+/*
+ * See loader.h. A preload matches when its file name starts with soname. Each place is checked with
+ * rootfs_exists, so a refused directory reads as empty (and is logged as refused).
+ */
 int loader_find(const struct loader *ld, const char *soname, struct lib_candidate *out, int max, int *dropped)
 {
 	int n = 0, ignored = 0;

@@ -114,6 +114,11 @@ static int compare_gpus(const void *a, const void *b)
 	return strcmp(((const struct pci_gpu *)a)->address, ((const struct pci_gpu *)b)->address);
 }
 
+/*
+ * NVIDIA display-class devices from sysfs, sorted by address, named from pci.ids and the built-in table.
+ * No GPU is FACT_OK with count 0; only an unlistable /sys/bus/pci/devices is UNKNOWN. Other vendors'
+ * display devices are summarised, not listed.
+ */
 void probe_pci(struct facts *f, const struct probe_ctx *ctx)
 {
 	struct pci_facts *pci = &f->pci;

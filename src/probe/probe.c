@@ -37,6 +37,11 @@ static void probe_libraries(struct facts *f, const struct probe_ctx *ctx)
 	}
 }
 
+/*
+ * Runs the static probes through run_probe, then probe_runtime and probe_torch_deep, which may call the
+ * driver or run Python unless ctx says not to, and so block up to their deadlines. ctx->loader is set only
+ * while the static probes run (NULL after). The rootfs's refusal log is copied into f at the end.
+ */
 void probe_all(struct facts *f, struct probe_ctx *ctx)
 {
 	struct loader loader;

@@ -420,6 +420,11 @@ static void scan_jupyter(struct facts *f, const struct rootfs *fs)
 	scan_kernel_dir(f, fs, "/usr/share/jupyter/kernels");
 }
 
+/*
+ * Finds interpreters without running any, picks the one to diagnose (--python, else python3 on PATH, else
+ * the first found), and then calls probe_torch. Needs probe_env done. A --python that names no interpreter
+ * becomes a note, not a failure.
+ */
 void probe_python(struct facts *f, const struct probe_ctx *ctx)
 {
 	const struct rootfs *fs = ctx->fs;

@@ -106,6 +106,11 @@ static void read_cpu_and_memory(struct system_facts *sys, const struct rootfs *f
 }
 
 
+/*
+ * FACT_OK unless no os-release is readable (UNKNOWN); every other field is read on its own and left "" or 0
+ * when unreadable. Live, uname(2) stands in for unreadable /proc files and glibc is our own; under --root
+ * neither is. Ends with probe_user.
+ */
 void probe_system(struct facts *f, const struct probe_ctx *ctx)
 {
 	struct system_facts *sys = &f->system;

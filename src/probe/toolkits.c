@@ -243,6 +243,11 @@ static void choose_active(struct toolkit_facts *t)
 	}
 }
 
+/*
+ * Toolkits from the nvcc on PATH, CUDA_HOME, CUDA_PATH, CUDA_ROOT, /usr/local/cuda and scans of /usr/local
+ * and /opt. Needs probe_env done. Chooses the active one in the order of the file's comment; CUDA_ROOT
+ * alone never makes one active.
+ */
 void probe_toolkits(struct facts *f, const struct probe_ctx *ctx)
 {
 	const struct rootfs *fs = ctx->fs;

@@ -188,6 +188,11 @@ static void read_selected_libs(struct facts *f, const struct probe_ctx *ctx)
 		probe_torch_libs(f, ctx, &p->torches[p->envs[p->selected].torch]);
 }
 
+/*
+ * Called by probe_python, not by probe_all: finds torch in each interpreter's site directories in import
+ * order (the first is what it imports, the next one shadowed). The costly ELF reads are made only for the
+ * selected interpreter's CUDA build.
+ */
 void probe_torch(struct facts *f, const struct probe_ctx *ctx)
 {
 	struct python_facts *p = &f->python;

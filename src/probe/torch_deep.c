@@ -163,6 +163,11 @@ static bool worth_running(const struct facts *f, const struct probe_ctx *ctx, co
 	return t->cuda[0] && f->runtime.cuda_lib.init_done && f->runtime.cuda_lib.init == 0;
 }
 
+/*
+ * Runs the selected interpreter with `import torch`, blocking for up to three times ctx->timeout_s (30 s by
+ * default). Only live, never with --fast or --static, and by default only when cuInit succeeded (--deep
+ * forces it): needs probe_runtime done. Failures go into f->python.deep.error.
+ */
 void probe_torch_deep(struct facts *f, const struct probe_ctx *ctx)
 {
 	struct python_facts *p = &f->python;

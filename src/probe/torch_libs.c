@@ -122,6 +122,10 @@ static void read_archs(struct facts *f, const struct probe_ctx *ctx, struct torc
 		facts_dropped(f, "GPU architectures in libtorch_cuda.so", MAX_TORCH_ARCHS, -1);
 }
 
+/*
+ * See probe_internal.h. Does nothing when t has no lib/libtorch_cuda.so; an unreadable ELF sets
+ * t->elf_status to ERROR. Uses ctx->loader when set, and only RPATH and RUNPATH without it.
+ */
 void probe_torch_libs(struct facts *f, const struct probe_ctx *ctx, struct torch_install *t)
 {
 	struct elf_dynamic dyn;

@@ -134,6 +134,10 @@ int user_group_id(const struct rootfs *fs, const char *group, gid_t *out)
 	return rc;
 }
 
+/*
+ * Reads the whole file through the rootfs on every call. -1 when unreadable, not listed, or the name does
+ * not fit outsz (out then holds it cut).
+ */
 int user_id_name(const struct rootfs *fs, const char *file, unsigned id, char *out, size_t outsz)
 {
 	char *text = NULL, *cur, *line;
@@ -153,6 +157,11 @@ int user_id_name(const struct rootfs *fs, const char *file, unsigned id, char *o
 	return rc;
 }
 
+/*
+ * Live: this process's credentials, named from /etc/passwd (else $USER). Rooted: $USER (default root)
+ * looked up in the root's files; an unknown user becomes uid 65534 unless named root. Live, a user in more
+ * than MAX_GROUPS groups gets none of the supplementary ones (getgroups fails), not a count of drops.
+ */
 void probe_user(struct facts *f, const struct probe_ctx *ctx)
 {
 	struct user_facts *u = &f->system.user;

@@ -51,6 +51,10 @@ static json_t *bench_json(const struct compute_report *r, const struct compute_v
 	return o;
 }
 
+/*
+ * See report_compute.h: the caller owns (json_decref) the result. r->run must still be valid; a fake
+ * driver's timings come out as null, never as measurements.
+ */
 json_t *report_compute_json(const struct compute_report *r, bool bench)
 {
 	json_t *gpus = json_array(), *xids = json_array(), *o;

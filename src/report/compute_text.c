@@ -85,6 +85,10 @@ static void bench_lines(struct textfmt *t, const struct compute_report *r, const
 		 v->peaks.computed ? "" : " datasheet, ", v->peaks.source ? v->peaks.source : "unknown", tf_c(t, TF_RESET));
 }
 
+/*
+ * See report_compute.h. Writes raw text: escaping for the terminal is the caller's (cmd_out_close); stream
+ * errors are left to the caller. r->run must still be valid.
+ */
 void report_text_compute(FILE *out, const struct compute_report *r, bool bench, const struct report_opts *o)
 {
 	struct textfmt t = { out, o->color, o->width > 0 ? o->width : 80 };
@@ -125,6 +129,10 @@ void report_text_compute(FILE *out, const struct compute_report *r, bool bench, 
 	fprintf(out, "%s%.1f s%s\n", tf_c(&t, TF_DIM), r->how.elapsed_ms / 1000, tf_c(&t, TF_RESET));
 }
 
+/*
+ * Writes either form itself (JSON written and freed here). Any command but "bench" gets the test schema;
+ * cause is borrowed and only read.
+ */
 void report_compute_blocked(FILE *out, bool json, const char *command, const struct finding *cause,
 			    const struct report_opts *o)
 {

@@ -4,6 +4,10 @@
  */
 #include "report/report_explain.h"
 
+/*
+ * See report_explain.h: the caller owns the result. Input names are read from r, which borrows them from
+ * the scanner: call before explain_close.
+ */
 json_t *report_explain_json(const struct explain_report *r)
 {
 	json_t *causes = json_array(), *inputs = json_array();

@@ -54,6 +54,10 @@ static void print_cause(struct textfmt *t, const struct explain_report *r, const
 	tf_wrapf(t, 2, 4, "%ssource: %s%s", tf_c(t, TF_DIM), c->source, tf_c(t, TF_RESET));
 }
 
+/*
+ * Writes raw text, escaped later by the caller (cmd_out_close). Reads input names that r borrows from the
+ * scanner: call before explain_close. Stream errors are the caller's.
+ */
 void report_text_explain(FILE *out, const struct explain_report *r, const struct report_opts *o)
 {
 	struct textfmt t = { out, o->color, o->width > 0 ? o->width : 80 };

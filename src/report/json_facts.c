@@ -418,6 +418,10 @@ static json_t *python_json(const struct python_facts *p)
 	return out;
 }
 
+/*
+ * See report.h: the caller owns the result. Only reads f; strings from the machine go through json_text,
+ * so bytes that are not UTF-8 never make the dump fail.
+ */
 json_t *report_facts_json(const struct facts *f)
 {
 	json_t *notes = json_array(), *limits = json_array();

@@ -30,6 +30,7 @@ static json_t *finding_json(const struct finding *f)
 	return o;
 }
 
+/* See report.h: the caller owns the result; facts and d are only read, and the facts are embedded whole. */
 json_t *report_doctor_json(const struct facts *facts, const struct diagnosis *d)
 {
 	json_t *findings = json_array();
@@ -42,6 +43,10 @@ json_t *report_doctor_json(const struct facts *facts, const struct diagnosis *d)
 			 "summary", json_text(d->summary), "findings", findings, "facts", report_facts_json(facts));
 }
 
+/*
+ * Does not take value: the caller still json_decrefs it. -1 for NULL or a failed write; stdio's error
+ * flag is left for the caller to check as well.
+ */
 int report_json_write(FILE *out, json_t *value)
 {
 	if (!value || json_dumpf(value, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0)

@@ -56,6 +56,10 @@ static void finding_section(FILE *out, const struct finding *f)
 	}
 }
 
+/*
+ * Writes raw Markdown (the caller escapes it for the terminal): a findings table, a section per non-info
+ * finding (or for a lone one), then the facts. Only '|' and newlines are escaped inside table cells.
+ */
 void report_markdown_doctor(FILE *out, const struct facts *facts, const struct diagnosis *d)
 {
 	fprintf(out, "## gpudoctor report\n\n**Verdict:** %s", verdict_name(d->verdict));
@@ -80,6 +84,7 @@ void report_markdown_doctor(FILE *out, const struct facts *facts, const struct d
 	fprintf(out, "\n_gpudoctor %s_\n", GD_VERSION);
 }
 
+/* The facts at full detail, as Markdown; raw text, escaped by the caller for the terminal. */
 void report_markdown_info(FILE *out, const struct facts *facts)
 {
 	fprintf(out, "## gpudoctor info\n\n");

@@ -72,6 +72,10 @@ static void print_finding(struct textfmt *t, const struct finding *f, bool full)
 		print_fix(t, f);
 }
 
+/*
+ * Verdict and root cause first, then the other findings, then the facts. Raw text (the caller escapes it);
+ * a width of 20 or less means 80.
+ */
 void report_text_doctor(FILE *out, const struct facts *facts, const struct diagnosis *d, const struct report_opts *o)
 {
 	struct textfmt t = { out, o->color, o->width > 20 ? o->width : 80 };
@@ -101,6 +105,7 @@ void report_text_doctor(FILE *out, const struct facts *facts, const struct diagn
 	text_facts_summary(&t, facts, o->verbose);
 }
 
+/* The facts summary at detail 1 + o->verbose; raw text, escaped by the caller. */
 void report_text_info(FILE *out, const struct facts *facts, const struct report_opts *o)
 {
 	struct textfmt t = { out, o->color, o->width > 20 ? o->width : 80 };

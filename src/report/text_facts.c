@@ -308,6 +308,7 @@ static void platform_lines(struct textfmt *t, const struct facts *f)
 	fputc('\n', t->out);
 }
 
+/* See text_facts.h. Also prints the model's notes and dropped-data counts, under "notes", at every detail. */
 void text_facts_summary(struct textfmt *t, const struct facts *f, int detail)
 {
 	system_lines(t, f, detail);

@@ -3,11 +3,13 @@
 #include <stdarg.h>
 #include <string.h>
 
+/* code itself (static, borrowed) when colour is on, else ""; never NULL. */
 const char *tf_c(const struct textfmt *t, const char *code)
 {
 	return t->color ? code : "";
 }
 
+/* indent spaces, the formatted text and a newline, with no wrapping, escaping or truncation. */
 void tf_line(struct textfmt *t, int indent, const char *fmt, ...)
 {
 	va_list ap;
@@ -51,6 +53,7 @@ void tf_wrap(struct textfmt *t, int indent, int hang, const char *text)
 	fputc('\n', t->out);
 }
 
+/* tf_wrap on the formatted text, cut silently at 4095 bytes. */
 void tf_wrapf(struct textfmt *t, int indent, int hang, const char *fmt, ...)
 {
 	va_list ap;
@@ -62,6 +65,7 @@ void tf_wrapf(struct textfmt *t, int indent, int hang, const char *fmt, ...)
 	tf_wrap(t, indent, hang, buf);
 }
 
+/* See textfmt.h: cut to outsz - 1 bytes and always terminated; outsz must be at least 1. */
 void str_upper(char *out, size_t outsz, const char *in)
 {
 	size_t i = 0;

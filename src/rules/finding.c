@@ -24,6 +24,10 @@ static bool reserve(struct findings *list, size_t more)
 	return true;
 }
 
+/*
+ * See finding.h. The pointer is valid only until the next add to or removal from list: the array may move.
+ * The title is NULL when its formatting ran out of memory; the finding is kept all the same.
+ */
 struct finding *findings_add(struct findings *list, enum cause_id cause, enum severity sev,
 			     const char *title_fmt, ...)
 {
@@ -43,12 +47,14 @@ struct finding *findings_add(struct findings *list, enum cause_id cause, enum se
 	return f;
 }
 
+/* Overrides the stage findings_add took from the cause registry; NULL f is ignored. */
 void finding_stage(struct finding *f, enum stage stage)
 {
 	if (f)
 		f->stage = stage;
 }
 
+/* Replace the detail (the old one is freed) with a formatted copy f owns; NULL f is ignored. */
 void finding_detail(struct finding *f, const char *fmt, ...)
 {
 	va_list ap;
@@ -61,6 +67,10 @@ void finding_detail(struct finding *f, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * Add a row of evidence; fact and source (NULL for "") are copied, value formatted; f owns all three.
+ * Past FINDING_MAX_EVIDENCE the row is only counted in evidence_dropped. NULL f is ignored.
+ */
 void finding_evidence(struct finding *f, const char *fact, const char *source, const char *value_fmt, ...)
 {
 	struct evidence *e;
@@ -80,6 +90,10 @@ void finding_evidence(struct finding *f, const char *fact, const char *source, c
 	va_end(ap);
 }
 
+/*
+ * Add a fix step; command (may be NULL: text only) is copied, text formatted; f owns both. Past
+ * FINDING_MAX_FIX the step is only counted in fix_dropped. NULL f is ignored.
+ */
 void finding_fix(struct finding *f, const char *command, const char *text_fmt, ...)
 {
 	struct fix_step *s;
@@ -104,30 +118,35 @@ static void add_link(enum cause_id *list, int *n, enum cause_id cause)
 		list[(*n)++] = cause;
 }
 
+/* Ask reconcile to merge f into the first finding of target. Past FINDING_MAX_LINKS ignored; NULL f too. */
 void finding_joins(struct finding *f, enum cause_id target)
 {
 	if (f)
 		add_link(f->links.joins, &f->links.njoins, target);
 }
 
+/* f goes when a finding of other remains. Past FINDING_MAX_LINKS silently ignored; NULL f is ignored. */
 void finding_unless(struct finding *f, enum cause_id other)
 {
 	if (f)
 		add_link(f->links.unless, &f->links.nunless, other);
 }
 
+/* f removes the findings of other. Past FINDING_MAX_LINKS silently ignored; NULL f is ignored. */
 void finding_withdraws(struct finding *f, enum cause_id other)
 {
 	if (f)
 		add_link(f->links.withdraws, &f->links.nwithdraws, other);
 }
 
+/* f goes when any error-severity finding remains after the other steps; NULL f is ignored. */
 void finding_unless_errors(struct finding *f)
 {
 	if (f)
 		f->links.unless_errors = true;
 }
 
+/* The first finding of cause in list order, borrowed from list; NULL when there is none. */
 const struct finding *findings_get(const struct findings *list, enum cause_id cause)
 {
 	for (size_t i = 0; i < list->count; i++)
@@ -136,6 +155,7 @@ const struct finding *findings_get(const struct findings *list, enum cause_id ca
 	return NULL;
 }
 
+/* findings_get for a caller that will modify the finding; valid until list changes size. */
 struct finding *findings_find(struct findings *list, enum cause_id cause)
 {
 	for (size_t i = 0; i < list->count; i++)
@@ -144,6 +164,7 @@ struct finding *findings_find(struct findings *list, enum cause_id cause)
 	return NULL;
 }
 
+/* Free every string f owns and zero it; f stays in its list (see findings_remove_at to take it out). */
 void finding_release(struct finding *f)
 {
 	free(f->title);
@@ -160,6 +181,7 @@ void finding_release(struct finding *f)
 	memset(f, 0, sizeof(*f));
 }
 
+/* See finding.h. Later findings shift down one place, so pointers and indices past i go stale. */
 void findings_remove_at(struct findings *list, size_t i)
 {
 	if (i >= list->count)
@@ -169,6 +191,10 @@ void findings_remove_at(struct findings *list, size_t i)
 	list->count--;
 }
 
+/*
+ * See finding.h. src is released either way: when list cannot grow, src's findings are freed and lost,
+ * and list keeps what it had.
+ */
 bool findings_take(struct findings *list, struct findings *src)
 {
 	bool ok = src->count == 0 || reserve(list, src->count);
@@ -182,6 +208,7 @@ bool findings_take(struct findings *list, struct findings *src)
 	return ok;
 }
 
+/* Release every finding and the array; list is left empty and reusable. */
 void findings_release(struct findings *list)
 {
 	for (size_t i = 0; i < list->count; i++)
@@ -190,6 +217,7 @@ void findings_release(struct findings *list)
 	memset(list, 0, sizeof(*list));
 }
 
+/* Exact comparison with each step's command; steps without one never match. f and command must be non-NULL. */
 bool findings_fix_has(const struct finding *f, const char *command)
 {
 	for (int i = 0; i < f->nfix; i++)

@@ -10,6 +10,10 @@ static bool id_is(const struct facts *facts, const char *id)
 	return strcmp(facts->system.os_id, id) == 0 || strstr(facts->system.os_id_like, id) != NULL;
 }
 
+/*
+ * From os-release's ID, then ID_LIKE as a substring, Ubuntu and its derivatives tested first (they are
+ * also debian-like). Never fails: DISTRO_UNKNOWN gets text-only steps.
+ */
 enum distro distro_of(const struct facts *facts)
 {
 	if (strcmp(facts->system.os_id, "ubuntu") == 0 || strcmp(facts->system.os_id, "pop") == 0 ||
@@ -28,6 +32,10 @@ enum distro distro_of(const struct facts *facts)
 	return DISTRO_UNKNOWN;
 }
 
+/*
+ * Appends the distribution's install steps (text only when the distribution is unknown), then a reboot.
+ * Only adds fix steps: f may be NULL, as finding_fix allows; nothing is run.
+ */
 void fix_install_driver(struct finding *f, const struct facts *facts)
 {
 	switch (distro_of(facts)) {
@@ -61,6 +69,7 @@ void fix_install_driver(struct finding *f, const struct facts *facts)
 	finding_fix(f, "sudo reboot", "reboot so the new kernel module loads");
 }
 
+/* Appends one step: the distribution's initramfs tool, or a text-only step when it is unknown. */
 void fix_rebuild_initramfs(struct finding *f, const struct facts *facts)
 {
 	switch (distro_of(facts)) {
@@ -82,6 +91,7 @@ void fix_rebuild_initramfs(struct finding *f, const struct facts *facts)
 	}
 }
 
+/* Appends the modprobe.d blacklist, the initramfs rebuild and a reboot, in that order. */
 void fix_blacklist_nouveau(struct finding *f, const struct facts *facts)
 {
 	finding_fix(f, "printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf",
@@ -90,6 +100,10 @@ void fix_blacklist_nouveau(struct finding *f, const struct facts *facts)
 	finding_fix(f, "sudo reboot", "reboot; the nvidia module can then bind the GPU");
 }
 
+/*
+ * Appends headers, DKMS build and modprobe steps for the running kernel; with its release unknown the
+ * commands say "$(uname -r)", for the user's shell to expand. Text only for headers on other distributions.
+ */
 void fix_rebuild_module(struct finding *f, const struct facts *facts)
 {
 	const char *rel = facts->system.kernel_release[0] ? facts->system.kernel_release : "$(uname -r)";
@@ -115,6 +129,10 @@ void fix_rebuild_module(struct finding *f, const struct facts *facts)
 	finding_fix(f, "sudo modprobe nvidia", "load it (or reboot)");
 }
 
+/*
+ * See fixes.h. Judges by the first PCI GPU's compute capability and the selected interpreter's Python,
+ * either ignored when unknown. Adds nothing when no build fits or the command does not fit 512 bytes.
+ */
 void fix_torch_for_driver(struct finding *f, const struct facts *facts, const char *driver)
 {
 	const char *cc = facts->pci.count > 0 && facts->pci.gpus[0].cc[0] ? facts->pci.gpus[0].cc : NULL;

@@ -119,6 +119,10 @@ static void unless_errors(struct findings *list)
 	}
 }
 
+/*
+ * See reconcile.h. Sorts list by origin first and removes findings in place, so earlier pointers and
+ * indices into list are stale afterwards. Evidence added by withdrawing and joining is copied.
+ */
 void rules_reconcile(struct findings *list)
 {
 	if (list->count > 1)

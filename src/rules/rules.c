@@ -57,6 +57,7 @@ static int compare_findings(const void *pa, const void *pb)
 	return a->origin < b->origin ? -1 : a->origin > b->origin;
 }
 
+/* A static name for JSON and text; an out-of-range value reads "broken", never NULL. */
 const char *verdict_name(enum verdict v)
 {
 	switch (v) {
@@ -118,6 +119,10 @@ static void decide(struct diagnosis *out)
 	}
 }
 
+/*
+ * See rules.h. out is zeroed first, so it must not hold findings still to be released. root_cause points
+ * into out->findings and summary is copied from its title.
+ */
 void rules_run_families(const struct facts *facts, const struct rule_family *const *order, size_t n,
 			struct diagnosis *out)
 {
@@ -133,11 +138,13 @@ void rules_run_families(const struct facts *facts, const struct rule_family *con
 	decide(out);
 }
 
+/* rules_run_families over every family in the fixed order; see rules.h. */
 void rules_run(const struct facts *facts, struct diagnosis *out)
 {
 	rules_run_families(facts, families, NFAMILIES, out);
 }
 
+/* Free the findings and clear root_cause; verdict and summary stay readable. Safe to call twice. */
 void diagnosis_release(struct diagnosis *d)
 {
 	findings_release(&d->findings);

@@ -8,6 +8,10 @@
 
 #include "util/str.h"
 
+/*
+ * See dlib.h. missing must be a buffer (missingsz > 0): names that do not fit are dropped. A missing
+ * required symbol fails with *handle already set and the library left loaded; fns is then partial.
+ */
 int dlib_open(const char *file, const struct dlib_symbol *table, size_t n, void *fns, void **handle,
 	      char *path, size_t pathsz, char *missing, size_t missingsz, struct error *err)
 {

@@ -73,6 +73,10 @@ static bool in_file(const struct elf_file *ef, uint64_t off, uint64_t len)
 	return off <= ef->size && len <= ef->size - off;
 }
 
+/*
+ * Exactly len bytes at off or -1 (no error detail): a range past the size seen at open fails before any
+ * read, and a file that shrank fails at the short read. Retries EINTR only.
+ */
 int elf_pread(const struct elf_file *ef, uint64_t off, void *buf, uint64_t len)
 {
 	unsigned char *p = buf;
@@ -240,6 +244,10 @@ static int parse_header(struct elf_file *ef, struct error *err)
 	return 0;
 }
 
+/*
+ * See elf.h. ef->path borrows path, which must outlive ef. A file whose section or program header table is
+ * unusable still opens (shnum or phnum 0). On failure the descriptor is already closed.
+ */
 int elf_open(struct elf_file *ef, const struct rootfs *fs, const char *path, struct error *err)
 {
 	struct stat st;
@@ -264,6 +272,7 @@ int elf_open(struct elf_file *ef, const struct rootfs *fs, const char *path, str
 	return 0;
 }
 
+/* Close the descriptor; idempotent. Only for an ef elf_open has seen: a zeroed ef would close fd 0. */
 void elf_close(struct elf_file *ef)
 {
 	if (ef->fd >= 0)
@@ -341,6 +350,10 @@ static int find_shdr(const struct elf_file *ef, const char *name, uint32_t type,
 	return -1;
 }
 
+/*
+ * The first section with that name (at most 255 bytes); *offset and *size are checked to lie inside the
+ * file, and written only on success. Absent: -1 with err->code ENOENT.
+ */
 int elf_section(const struct elf_file *ef, const char *name, uint64_t *offset, uint64_t *size,
 		struct error *err)
 {
@@ -357,6 +370,7 @@ int elf_section(const struct elf_file *ef, const char *name, uint64_t *offset, u
 	return 0;
 }
 
+/* elf_section on a file opened and closed for this one call; see elf.h. */
 int elf_find_section(const struct rootfs *fs, const char *path, const char *name,
 		     uint64_t *offset, uint64_t *size, struct error *err)
 {
@@ -575,6 +589,10 @@ static int dynamic_from_segments(const struct elf_file *ef, struct elf_dynamic *
 	return 0;
 }
 
+/*
+ * See elf.h. out is zeroed first, so a failure leaves "" strings and nneeded 0. When the program headers
+ * stand in for broken sections, success may leave the sections' message in err.
+ */
 int elf_read_dynamic(const struct rootfs *fs, const char *path, struct elf_dynamic *out,
 		     struct error *err)
 {

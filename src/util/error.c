@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+/* See error.h: always returns -1 so callers can "return error_set(...)"; err->code is reset to 0. */
 int error_set(struct error *err, const char *fmt, ...)
 {
 	va_list ap;
@@ -17,6 +18,7 @@ int error_set(struct error *err, const char *fmt, ...)
 	return -1;
 }
 
+/* See error.h: always -1; err->code is errnum. A long message may crowd out the strerror text. */
 int error_errno(struct error *err, int errnum, const char *fmt, ...)
 {
 	va_list ap;

@@ -169,6 +169,10 @@ static void scan_section(struct scan *s, uint64_t off, uint64_t size)
 
 static const char *const sections[] = { ".nv_fatbin", "__nv_relfatbin" };
 
+/*
+ * See fatbin.h. out is zeroed first; max_entries 0 means FATBIN_DEFAULT_MAX_ENTRIES. A damaged file whose
+ * sections cannot be read reports that damage rather than ENOENT. Nothing is kept open or allocated after.
+ */
 int fatbin_scan(const struct rootfs *fs, const char *path, unsigned long max_entries,
 		struct fatbin_archs *out, struct error *err)
 {

@@ -30,6 +30,10 @@ struct call_clock {
  */
 static struct call_clock *child_clock;
 
+/*
+ * Async-signal-safe and allocation-free: the copy goes byte by byte through a volatile pointer so the parent
+ * sees a terminated name even if the child dies mid-call. In the parent it only writes the field.
+ */
 void isolate_mark(char *field, size_t size, const char *call)
 {
 	volatile char *dst = field;	/* the parent may read it at any moment, even after a crash */
@@ -91,6 +95,10 @@ static size_t clock_offset(size_t size)
 	return (size + 63) & ~(size_t)63;
 }
 
+/*
+ * See isolate.h. Returns 0 whenever the child was forked, whatever its fate (read *out); a stuck child is
+ * not collected. Flushes all stdio streams before forking so buffered output is not written twice.
+ */
 int isolate_run(void *state, size_t size, void (*work)(void *shared, void *arg), void *arg,
 		const struct isolate_limits *limits, void (*tick)(const void *shared, void *arg), int tick_ms,
 		struct isolate_outcome *out, struct error *err)

@@ -4,6 +4,10 @@
 
 #include "util/str.h"
 
+/*
+ * See kv.h: the returned line points into the caller's text. Returns NULL once the text is used up;
+ * an empty line in the middle comes back as "".
+ */
 char *line_next(char **cursor)
 {
 	char *line = *cursor, *nl;
@@ -35,6 +39,10 @@ static int copy_span(char *out, size_t outsz, const char *s, size_t len)
 	return 0;
 }
 
+/*
+ * The first line whose key matches wins; leading blanks are skipped and one pair of matching quotes is
+ * removed, with no escape processing. -1 also when the value does not fit (out holds it truncated).
+ */
 int kv_shell_get(const char *text, const char *key, char *out, size_t outsz)
 {
 	size_t klen = strlen(key);
@@ -65,6 +73,10 @@ int kv_shell_get(const char *text, const char *key, char *out, size_t outsz)
 	return -1;
 }
 
+/*
+ * The key must start the line, followed by optional blanks and ':'. The first match wins; -1 when absent
+ * or when the value does not fit (out then holds it truncated).
+ */
 int kv_colon_get(const char *text, const char *key, char *out, size_t outsz)
 {
 	size_t klen = strlen(key);

@@ -54,6 +54,10 @@ static int find_new_header(const char *data, size_t size, size_t *offset)
 	return -1;
 }
 
+/*
+ * See ldcache.h. On success the cache owns data and every entry points into it; entries whose strings lie
+ * outside the image are skipped silently. On failure cache is zeroed (ldcache_release is safe).
+ */
 int ldcache_parse(struct ldcache *cache, char *data, size_t size, struct error *err)
 {
 	size_t base, nlibs;
@@ -93,6 +97,10 @@ int ldcache_parse(struct ldcache *cache, char *data, size_t size, struct error *
 	return 0;
 }
 
+/*
+ * Read path through the rootfs (at most 64 MiB, a larger file is an error, not a partial cache) and parse
+ * it. On failure cache is zeroed and nothing is left to free.
+ */
 int ldcache_load(struct ldcache *cache, const struct rootfs *fs, const char *path, struct error *err)
 {
 	char *data;
@@ -111,6 +119,7 @@ int ldcache_load(struct ldcache *cache, const struct rootfs *fs, const char *pat
 	return 0;
 }
 
+/* Free the image and the entry array; every name and path of the cache dies with it. Idempotent. */
 void ldcache_release(struct ldcache *cache)
 {
 	free(cache->entries);

@@ -4,6 +4,10 @@
 
 #include "util/str.h"
 
+/*
+ * Leading slashes of name are dropped; an empty dir gives "/name". Returns -1 when the result does not
+ * fit in outsz (out then holds a truncated copy).
+ */
 int path_join(char *out, size_t outsz, const char *dir, const char *name)
 {
 	size_t dl = strlen(dir);
@@ -15,6 +19,7 @@ int path_join(char *out, size_t outsz, const char *dir, const char *name)
 	return str_printf(out, outsz, "%s/%s", dir, name);
 }
 
+/* Never NULL: "" for a path ending in a slash, path itself when it has none. */
 const char *path_basename(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -22,6 +27,10 @@ const char *path_basename(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/*
+ * "." for a name without a slash, "/" for a file in the root; only the last slash counts, so "a/b/"
+ * gives "a/b". -1 when out is too small.
+ */
 int path_dirname(const char *path, char *out, size_t outsz)
 {
 	const char *slash = strrchr(path, '/');

@@ -8,6 +8,10 @@
 
 #include "util/clock.h"
 
+/*
+ * See reap.h. Polls with WNOHANG, napping 0.1 to 10 ms, so it overshoots wait_ms by one nap at most. A pid
+ * that is not (or no longer) our child counts as collected with *status 0, which reads as a clean exit.
+ */
 bool reap_within(pid_t pid, double wait_ms, int *status)
 {
 	double deadline = clock_ms() + wait_ms;
@@ -28,6 +32,7 @@ bool reap_within(pid_t pid, double wait_ms, int *status)
 	}
 }
 
+/* Reads the host's /proc directly, never the --root image: pid is our own child on this machine. */
 char reap_state(pid_t pid)
 {
 	char path[64], buf[512], *close_paren;

@@ -16,6 +16,10 @@
 /* Directory levels below the root one walk may hold open. */
 #define MAX_DEPTH 128
 
+/*
+ * See rootfs.h. A directory that resolves to "/" gives a live rootfs. On failure err says why and fs
+ * holds no descriptor (rootfs_release is still safe); no refusal log is attached either way.
+ */
 int rootfs_init(struct rootfs *fs, const char *dir, struct error *err)
 {
 	struct stat st;
@@ -50,6 +54,7 @@ live:
 	return 0;
 }
 
+/* Close the root's descriptor; idempotent. Does not touch the refusal log, which the caller owns. */
 void rootfs_release(struct rootfs *fs)
 {
 	if (fs->dirfd >= 0)
@@ -82,21 +87,25 @@ static int note_refusal(const struct rootfs *fs, const char *path, int e)
 	return -1;
 }
 
+/* Refusals logged so far; 0 when no log is attached. */
 unsigned rootfs_denied_count(const struct rootfs *fs)
 {
 	return fs->denied ? fs->denied->count : 0;
 }
 
+/* Distinct refused paths kept (at most ROOTFS_DENIED_KEPT); 0 when no log is attached. */
 unsigned rootfs_denied_kept(const struct rootfs *fs)
 {
 	return fs->denied ? fs->denied->kept : 0;
 }
 
+/* The i-th kept refused path, borrowed from the log; "" past the end or without a log, never NULL. */
 const char *rootfs_denied_path(const struct rootfs *fs, unsigned i)
 {
 	return fs->denied && i < fs->denied->kept ? fs->denied->paths[i] : "";
 }
 
+/* The newest refused path, borrowed from the log; "" when none or without a log, never NULL. */
 const char *rootfs_denied_last(const struct rootfs *fs)
 {
 	return fs->denied ? fs->denied->last : "";
@@ -299,6 +308,11 @@ static int open_path(const struct rootfs *fs, const char *path, bool follow_last
 	return walk_path(fs, &w, path, follow_last, false);
 }
 
+/*
+ * See rootfs.h. Walks the root's descriptor even on a live rootfs. A component that is refused is treated
+ * like a missing one (resolved as text, and logged); only a link loop, a name too long or an unexpected
+ * error fails.
+ */
 int rootfs_resolve(const struct rootfs *fs, const char *path, bool follow_last,
 		   char *out, size_t outsz, struct error *err)
 {
@@ -319,6 +333,10 @@ int rootfs_resolve(const struct rootfs *fs, const char *path, bool follow_last,
 	return 0;
 }
 
+/*
+ * See rootfs.h. Live, path is copied as given, not resolved or normalised; rooted, a missing tail still
+ * yields a host path. Nothing is read or opened for reading.
+ */
 int rootfs_host_path(const struct rootfs *fs, const char *path, bool follow_last,
 		     char *out, size_t outsz, struct error *err)
 {
@@ -355,16 +373,19 @@ static int stat_path(const struct rootfs *fs, const char *path, bool follow_last
 	return r;
 }
 
+/* stat(2) inside the root, following a final link; -1 with errno, a refusal logged. */
 int rootfs_stat(const struct rootfs *fs, const char *path, struct stat *st)
 {
 	return stat_path(fs, path, true, st);
 }
 
+/* lstat(2) inside the root: a final link is described, not followed; -1 with errno, a refusal logged. */
 int rootfs_lstat(const struct rootfs *fs, const char *path, struct stat *st)
 {
 	return stat_path(fs, path, false, st);
 }
 
+/* True when the path (a final link followed) can be stat'ed; a refused or dangling path reads as absent. */
 bool rootfs_exists(const struct rootfs *fs, const char *path)
 {
 	struct stat st;
@@ -372,6 +393,7 @@ bool rootfs_exists(const struct rootfs *fs, const char *path)
 	return rootfs_stat(fs, path, &st) == 0;
 }
 
+/* True when the path (a final link followed) is a directory that can be stat'ed. */
 bool rootfs_is_dir(const struct rootfs *fs, const char *path)
 {
 	struct stat st;
@@ -385,6 +407,10 @@ static void fd_link(int fd, char *out, size_t outsz)
 	snprintf(out, outsz, "/proc/self/fd/%d", fd);
 }
 
+/*
+ * Checks the object the walk found through /proc/self/fd, so the host's /proc must be mounted; the
+ * check is made for the real user, as access(2) does.
+ */
 int rootfs_access(const struct rootfs *fs, const char *path, int mode)
 {
 	char link[64];
@@ -400,6 +426,10 @@ int rootfs_access(const struct rootfs *fs, const char *path, int mode)
 	return r;
 }
 
+/*
+ * See rootfs.h. -1 when path is not a link or outsz is 0. A target longer than outsz - 1 is cut short
+ * without an error; out is always terminated on success.
+ */
 int rootfs_readlink(const struct rootfs *fs, const char *path, char *out, size_t outsz)
 {
 	int fd;
@@ -415,6 +445,10 @@ int rootfs_readlink(const struct rootfs *fs, const char *path, char *out, size_t
 	return 0;
 }
 
+/*
+ * See rootfs.h: a regular file only, opened O_NONBLOCK; the caller closes the descriptor. Refusal is
+ * logged; err (may be NULL) carries the errno.
+ */
 int rootfs_open(const struct rootfs *fs, const char *path, struct error *err)
 {
 	char link[64];
@@ -444,6 +478,10 @@ int rootfs_open(const struct rootfs *fs, const char *path, struct error *err)
 	return fd;
 }
 
+/*
+ * See rootfs.h. Reads max + 1 bytes to tell "exactly max" from "more"; *out is set only on success, and
+ * len may be NULL. Never blocks on a FIFO or device: those are refused unopened.
+ */
 int rootfs_read(const struct rootfs *fs, const char *path, size_t max,
 		char **out, size_t *len, bool *truncated, struct error *err)
 {
@@ -516,6 +554,10 @@ int rootfs_read(const struct rootfs *fs, const char *path, size_t max,
 	return 0;
 }
 
+/*
+ * The first size - 1 bytes of the file, cut at the first newline, into buf. A longer first line is
+ * truncated silently; an empty file gives "". No error detail is kept: -1 only says unreadable.
+ */
 int rootfs_read_line(const struct rootfs *fs, const char *path, char *buf, size_t size)
 {
 	char *data;
@@ -529,6 +571,7 @@ int rootfs_read_line(const struct rootfs *fs, const char *path, char *buf, size_
 	return 0;
 }
 
+/* One pread(2) of a regular file, opened and closed per call; a short count is not retried. -1 on error. */
 long rootfs_pread(const struct rootfs *fs, const char *path, void *buf, size_t size, long off)
 {
 	ssize_t n;
@@ -541,6 +584,7 @@ long rootfs_pread(const struct rootfs *fs, const char *path, void *buf, size_t s
 	return n;
 }
 
+/* A regular file as a read-only stream the caller fcloses; NULL on failure (refusals logged). */
 FILE *rootfs_fopen(const struct rootfs *fs, const char *path)
 {
 	int fd = rootfs_open(fs, path, NULL);
@@ -554,6 +598,10 @@ FILE *rootfs_fopen(const struct rootfs *fs, const char *path)
 	return fp;
 }
 
+/*
+ * A directory stream the caller closes with closedir; NULL on failure, refusals logged. Rooted, the
+ * directory is the very one the walk resolved inside the root.
+ */
 DIR *rootfs_opendir(const struct rootfs *fs, const char *path)
 {
 	int pfd, fd, e;

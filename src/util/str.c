@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* See str.h. A NULL src copies as ""; a truncated copy keeps the first n - 1 bytes. n 0 writes nothing. */
 int str_copy(char *dst, size_t n, const char *src)
 {
 	size_t len;
@@ -23,6 +24,7 @@ int str_copy(char *dst, size_t n, const char *src)
 	return 0;
 }
 
+/* See str.h: a truncated result is still terminated (n > 0); -1 also for an encoding error. */
 int str_printf(char *dst, size_t n, const char *fmt, ...)
 {
 	va_list ap;
@@ -34,11 +36,13 @@ int str_printf(char *dst, size_t n, const char *fmt, ...)
 	return (len < 0 || (size_t)len >= n) ? -1 : 0;
 }
 
+/* True when s begins with prefix; every string starts with "". Neither may be NULL. */
 bool str_starts_with(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+/* True when s ends with suffix; every string ends with "". Neither may be NULL. */
 bool str_ends_with(const char *s, const char *suffix)
 {
 	size_t ls = strlen(s), lx = strlen(suffix);
@@ -46,21 +50,25 @@ bool str_ends_with(const char *s, const char *suffix)
 	return ls >= lx && memcmp(s + ls - lx, suffix, lx) == 0;
 }
 
+/* The six ASCII whitespace characters: isspace() of the C locale, whatever LANG says. */
 bool char_is_space(int c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
+/* ASCII '0' to '9' only, whatever the locale. */
 bool char_is_digit(int c)
 {
 	return c >= '0' && c <= '9';
 }
 
+/* Lowercase ASCII A-Z; every other value, bytes above 127 included, is returned unchanged. */
 int char_lower(int c)
 {
 	return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c;
 }
 
+/* See str.h: the text is moved to the start of s, so s itself stays the pointer to free. */
 char *str_trim(char *s)
 {
 	size_t len;
@@ -76,6 +84,7 @@ char *str_trim(char *s)
 	return s;
 }
 
+/* True for one or more ASCII digits and nothing else: "" and signs are not digits. */
 bool str_is_digits(const char *s)
 {
 	if (!*s)
@@ -86,6 +95,10 @@ bool str_is_digits(const char *s)
 	return true;
 }
 
+/*
+ * ASCII case folding only, no locale. Returns a pointer into haystack at the first match, or NULL; an
+ * empty needle matches at the start.
+ */
 const char *str_casestr(const char *haystack, const char *needle)
 {
 	size_t n = strlen(needle);
@@ -112,6 +125,10 @@ static int hex_value(int c)
 	return -1;
 }
 
+/*
+ * See str.h. "0x" with no digits, a sign, or a space between digits is garbage. *out is written only on
+ * success.
+ */
 int str_to_u64(const char *s, uint64_t *out)
 {
 	uint64_t v = 0;
@@ -142,6 +159,10 @@ int str_to_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
+/*
+ * See str.h. Numbers compare by value, so leading zeros do not count ("05" == "5"); a component past
+ * eleven digits saturates instead of overflowing.
+ */
 int version_compare(const char *a, const char *b)
 {
 	while (*a || *b) {
@@ -169,6 +190,7 @@ int version_compare(const char *a, const char *b)
 	return 0;
 }
 
+/* See str.h: "" and empty components ("1..2", ".5", "5.") are not valid. */
 bool version_is_valid(const char *s)
 {
 	bool digit = false;
@@ -184,6 +206,10 @@ bool version_is_valid(const char *s)
 	return digit;
 }
 
+/*
+ * See str.h. A version with n or fewer components is copied whole (n <= 0 too). Returns -1, out
+ * untouched, when the prefix does not fit in outsz.
+ */
 int version_prefix(const char *version, int n, char *out, size_t outsz)
 {
 	const char *p = version;
@@ -218,6 +244,7 @@ static bool strbuf_grow(struct strbuf *sb, size_t extra)
 	return true;
 }
 
+/* See str.h: on allocation failure s is dropped and sb keeps its old text. */
 void strbuf_add(struct strbuf *sb, const char *s)
 {
 	size_t n = strlen(s);
@@ -228,6 +255,7 @@ void strbuf_add(struct strbuf *sb, const char *s)
 	sb->len += n;
 }
 
+/* See str.h: formats twice (measure, then write); on failure nothing is appended. */
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
@@ -244,6 +272,10 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	sb->len += (size_t)n;
 }
 
+/*
+ * See str.h: the caller frees the result. An empty buffer gives a fresh "" (NULL only if that
+ * allocation fails); sb is left empty and reusable.
+ */
 char *strbuf_detach(struct strbuf *sb)
 {
 	char *s = sb->buf ? sb->buf : str_dup("");
@@ -253,6 +285,7 @@ char *strbuf_detach(struct strbuf *sb)
 	return s;
 }
 
+/* Free the text and leave sb empty and reusable; safe on a zeroed or already released buffer. */
 void strbuf_release(struct strbuf *sb)
 {
 	free(sb->buf);
@@ -260,11 +293,16 @@ void strbuf_release(struct strbuf *sb)
 	sb->len = sb->cap = 0;
 }
 
+/* NULL for NULL; otherwise a heap copy the caller frees (NULL when out of memory). */
 char *str_dup(const char *s)
 {
 	return s ? strdup(s) : NULL;
 }
 
+/*
+ * See str.h: the caller frees the result; ap is not consumed by the measuring pass. A format that
+ * vsnprintf rejects gives "" rather than NULL.
+ */
 char *str_vdupf(const char *fmt, va_list ap)
 {
 	va_list copy;
@@ -282,6 +320,7 @@ char *str_vdupf(const char *fmt, va_list ap)
 	return buf;
 }
 
+/* See str.h: a heap string the caller frees; NULL when out of memory. */
 char *str_dupf(const char *fmt, ...)
 {
 	va_list ap;

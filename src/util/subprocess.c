@@ -52,6 +52,11 @@ static bool drain(int fd, char **buf, size_t *len, size_t max)
 	return true;
 }
 
+/*
+ * See subprocess.h. Returns 0 once a child was started, whatever became of it: an exec or chdir failure is
+ * exit 127 or 126, a killed one exit -1 with the signal. res->out and res->err are "" rather than NULL
+ * unless out of memory; the caller releases res after either return (it is zeroed on failure).
+ */
 int subprocess_run(char *const argv[], char *const envp[], const char *dir, double timeout_s, size_t max_output,
 		   struct subprocess_result *res, struct error *err)
 {
@@ -135,6 +140,7 @@ int subprocess_run(char *const argv[], char *const envp[], const char *dir, doub
 	return 0;
 }
 
+/* Free the captured output and zero res; safe on a zeroed or already released result. */
 void subprocess_result_release(struct subprocess_result *res)
 {
 	free(res->out);

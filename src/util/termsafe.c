@@ -47,6 +47,10 @@ static bool hidden_code_point(uint32_t c)
 	return (c >= 0x80 && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
 }
 
+/*
+ * See termsafe.h: *out (caller frees) is sized for the worst case, four bytes per input byte, so escaping
+ * never reallocates. *out and *outlen are untouched on failure.
+ */
 int termsafe_escape(const char *s, size_t n, bool keep_color, char **out, size_t *outlen)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -54,6 +54,10 @@ static void query_device(struct runtime_facts *rt, const struct cuda_query_fns *
 	}
 }
 
+/*
+ * In the helper child only (see query.h): may hang or crash, which the parent handles. Marks every call in
+ * rt->last_call first; fields it never reaches stay -1, not 0. The library stays loaded.
+ */
 void query_cuda(struct runtime_facts *rt, const char *file)
 {
 	struct rt_library *lib = &rt->cuda_lib;

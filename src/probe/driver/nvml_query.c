@@ -124,6 +124,10 @@ static void query_device(struct runtime_facts *rt, const struct nvml_fns *n, nvm
 	query_processes(rt, n, dev, d);
 }
 
+/*
+ * In the helper child only (see query.h): may hang or crash, which the parent handles. A missing optional
+ * function leaves its field -1; only init and the device count stop the walk. The library stays loaded.
+ */
 void query_nvml(struct runtime_facts *rt, const char *file)
 {
 	struct rt_library *lib = &rt->nvml_lib;

@@ -83,6 +83,11 @@ static void name_result(struct rt_library *lib, const char *api)
 	str_printf(lib->init_name, sizeof(lib->init_name), "%s %d", api, lib->init);
 }
 
+/*
+ * Blocks for up to three times the deadline (ctx->timeout_s, 10 s by default) while the helper calls the
+ * driver. Needs probe_libs done. Never loads anything with --static, nor an image's libraries under --root
+ * without load_root_libs. A hang or crash is an ERROR status naming the call, never a crash of ours.
+ */
 void probe_runtime(struct facts *f, const struct probe_ctx *ctx)
 {
 	struct runtime_facts *rt = &f->runtime;
