@@ -38,30 +38,15 @@ static const struct cmd_option probe_options[] = {
 };
 CMD_OPTION_GROUP(cmd_probe_options, probe_options);
 
-/*
- * See options.h. The whole part goes through str_to_u64, so surrounding blanks and "0x" hex are accepted
- * too. *out is written even when the value is out of range and -1 is returned. Prints nothing.
- */
+/* See options.h: *out is written only on success. Prints nothing. */
 int cmd_parse_seconds(const char *s, double *out)
 {
-	uint64_t whole = 0, frac = 0;
-	double scale = 1;
-	const char *dot = strchr(s, '.');
-	char buf[32];
+	double value;
 
-	if (!*s || strlen(s) >= sizeof(buf))
+	if (str_to_decimal(s, &value) < 0 || value < 0.1 || value > 3600)
 		return -1;
-	snprintf(buf, sizeof(buf), "%.*s", dot ? (int)(dot - s) : (int)strlen(s), s);
-	if (buf[0] && str_to_u64(buf, &whole) < 0)
-		return -1;
-	if (dot && dot[1]) {
-		if (!str_is_digits(dot + 1) || strlen(dot + 1) > 6 || str_to_u64(dot + 1, &frac) < 0)
-			return -1;
-		for (size_t i = 0; i < strlen(dot + 1); i++)
-			scale *= 10;
-	}
-	*out = (double)whole + (double)frac / scale;
-	return *out >= 0.1 && *out <= 3600 ? 0 : -1;
+	*out = value;
+	return 0;
 }
 
 static int bad_value(const char *option, const char *value, const char *want)

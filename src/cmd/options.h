@@ -58,7 +58,7 @@ int cmd_option_takes_value(const struct command *const *all, size_t nall, const 
 /* `gpudoctor COMMAND --help`: usage, description, its options, epilogue; 80 columns. */
 void cmd_help(FILE *out, const struct command *cmd);
 
-/* Seconds from 0.1 to 3600, "2" or "2.5" (at most six decimals), without the locale; -1 otherwise. */
+/* Seconds from 0.1 to 3600, "2" or "2.5" (a plain decimal, str_to_decimal), without the locale; -1 otherwise. */
 int cmd_parse_seconds(const char *s, double *out);
 
 #endif

@@ -22,13 +22,9 @@ static bool same_bus(const char *a, const char *b)
 
 static double number(const char *s)
 {
-	char *end;
 	double v;
 
-	if (!s || !s[0])
-		return 0;
-	v = strtod(s, &end);
-	return end != s ? v : 0;
+	return s && str_to_decimal(s, &v) == 0 ? v : 0;
 }
 
 static int fp32_per_clock(int major, int minor)
@@ -165,8 +161,8 @@ void compute_judge(const struct compute_run *run, const struct isolate_outcome *
 	if (how->stuck) {
 		size_t n = strlen(out->failure);
 
-		str_printf(out->failure + n, sizeof(out->failure) - n, "; the helper (pid %d) did not exit when killed "
-			   "(state %c): it is stuck in the kernel, in the driver", how->pid, how->state);
+		str_printf(out->failure + n, sizeof(out->failure) - n, "%sthe helper (pid %d) did not exit when killed "
+			   "(state %c): it is stuck in the kernel, in the driver", n ? "; " : "", how->pid, how->state);
 	}
 	if (out->failure[0])
 		out->pass = false;

@@ -69,8 +69,9 @@ void explain_close(struct explain_scanner *s);
 
 /*
  * Scan everything readable from fd as the input called name. With tee_fd >= 0
- * every byte read is first written there unchanged. Returns 0, or -1 with
- * err set when reading (or teeing) failed; what was scanned still counts.
+ * every byte read is first written there unchanged (until a write fails; a
+ * reader that went away is no error). Returns 0, or -1 with err set when
+ * reading or teeing failed; what was scanned still counts.
  */
 int explain_feed_fd(struct explain_scanner *s, int fd, const char *name, int tee_fd, struct error *err);
 /* Scan text given in memory (a command-line argument) as an input. */

@@ -263,6 +263,8 @@ static void build_text(struct explain_cause *c, const struct explain_hit *h, con
 	add_fixes(c, d->fix);
 }
 
+static void cause_release(struct explain_cause *c);
+
 /*
  * See explain.h. out is zeroed first; the caller releases it with explain_report_release. out->inputs
  * borrow the scanner's names, so s must outlive out. On the out-of-memory path the text already built
@@ -331,6 +333,8 @@ int explain_rank(const struct explain_scanner *s, struct explain_report *out)
 	qsort(r, n, sizeof(r[0]), compare_ranked);
 	out->causes = calloc(n + 1, sizeof(*out->causes));
 	if (!out->causes) {
+		for (size_t k = 0; k < n; k++)
+			cause_release(&r[k].cause);
 		free(r);
 		return -1;
 	}
@@ -346,20 +350,23 @@ int explain_rank(const struct explain_scanner *s, struct explain_report *out)
 	return 0;
 }
 
+/* A cause's own strings (the title, detail, note and fix steps it built). */
+static void cause_release(struct explain_cause *c)
+{
+	free(c->title);
+	free(c->detail);
+	free(c->doctor_note);
+	for (int k = 0; k < c->nfix; k++) {
+		free(c->fix[k].text);
+		free(c->fix[k].command);
+	}
+}
+
 /* Free every cause's strings and the array, and zero r; the input names stay the scanner's. */
 void explain_report_release(struct explain_report *r)
 {
-	for (size_t i = 0; i < r->count; i++) {
-		struct explain_cause *c = &r->causes[i];
-
-		free(c->title);
-		free(c->detail);
-		free(c->doctor_note);
-		for (int k = 0; k < c->nfix; k++) {
-			free(c->fix[k].text);
-			free(c->fix[k].command);
-		}
-	}
+	for (size_t i = 0; i < r->count; i++)
+		cause_release(&r->causes[i]);
 	free(r->causes);
 	memset(r, 0, sizeof(*r));
 }

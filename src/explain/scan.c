@@ -34,13 +34,11 @@
 extern const unsigned char explain_db[];
 extern const size_t explain_db_size, explain_db_rows;
 
-/*
- * See explain.h: the caller frees it with explain_close. Takes a 1 MiB buffer and a Hyperscan scratch;
- * any failure to load the compiled database is reported as the CPU lacking SSSE3.
- */
+/* See explain.h: the caller frees it with explain_close. Takes a 1 MiB buffer and a Hyperscan scratch. */
 struct explain_scanner *explain_open(struct error *err)
 {
 	struct explain_scanner *s = calloc(1, sizeof(*s));
+	hs_error_t rc;
 
 	if (!s) {
 		error_set(err, "out of memory");
@@ -58,9 +56,15 @@ struct explain_scanner *explain_open(struct error *err)
 		explain_close(s);
 		return NULL;
 	}
-	if (hs_deserialize_database((const char *)explain_db, explain_db_size, &s->db) != HS_SUCCESS ||
-	    hs_alloc_scratch(s->db, &s->scratch) != HS_SUCCESS) {
-		error_set(err, "this CPU cannot run the signature matcher (it needs SSSE3)");
+	if ((rc = hs_deserialize_database((const char *)explain_db, explain_db_size, &s->db)) != HS_SUCCESS ||
+	    (rc = hs_alloc_scratch(s->db, &s->scratch)) != HS_SUCCESS) {
+		/* HS_ARCH_ERROR: the runtime needs SSSE3; the rest are a broken build or no memory */
+		if (rc == HS_ARCH_ERROR)
+			error_set(err, "this CPU cannot run the signature matcher (it needs SSSE3)");
+		else if (rc == HS_NOMEM)
+			error_set(err, "out of memory");
+		else
+			error_set(err, "cannot load the compiled signatures (Vectorscan error %d; rebuild)", rc);
 		explain_close(s);
 		return NULL;
 	}
@@ -428,7 +432,8 @@ static int write_all(int fd, const char *p, size_t n)
 
 /*
  * See explain.h. Reads until end of file, so it blocks as long as the writer keeps the pipe open. name is
- * copied. A failed tee does not fail the call: copying stops and scanning goes on.
+ * copied. When the tee fails, copying stops and scanning goes on; a reader that went away (EPIPE) is no
+ * error, any other write error is returned once the input is scanned.
  */
 int explain_feed_fd(struct explain_scanner *s, int fd, const char *name, int tee_fd, struct error *err)
 {
@@ -448,7 +453,9 @@ int explain_feed_fd(struct explain_scanner *s, int fd, const char *name, int tee
 		if (r == 0)
 			break;
 		if (tee_fd >= 0 && write_all(tee_fd, s->buf + s->len, (size_t)r) < 0) {
-			/* the reader of the pipeline went away: keep diagnosing, stop copying */
+			/* keep diagnosing, stop copying; a reader that went away is the pipeline's business */
+			if (errno != EPIPE && rc == 0)
+				rc = error_errno(err, errno, "cannot pass the log through");
 			tee_fd = -1;
 			s->tee_failed = true;
 		}

@@ -60,9 +60,11 @@ struct explain_scanner {
 /* The catalog: data/explain_signatures.tsv and data/xid.tsv as compiled in. */
 size_t catalog_rows(void);
 const char *catalog_field(size_t row, const char *column);
-/* Rows whose cause depends on a value they extract ("@xid"): that value's group name, else NULL. */
+/* A row's confidence, 1..100 (50 when the cell is malformed). */
 int catalog_confidence(size_t row);
+/* Whether the row's cause depends on a value it extracts ("@xid"). */
 bool catalog_keyed(size_t row);
+/* For such a row, that value's group name ("xid"); else NULL. */
 const char *catalog_key_name(size_t row);
 /* The cause a row names (for "@xid" rows, gpu.xid: the Xid's row decides). */
 enum cause_id catalog_cause(size_t row);

@@ -207,20 +207,29 @@ void facts_dropped(struct facts *facts, const char *what, int limit, int n)
 	for (int i = 0; i < facts->nlimits && !l; i++)
 		if (facts->limits[i].what == what || strcmp(facts->limits[i].what, what) == 0)
 			l = &facts->limits[i];
-	if (!l && facts->nlimits < MAX_LIMITS) {
+	if (!l && facts->nlimits < MAX_LIMITS - 1) {
 		l = &facts->limits[facts->nlimits++];
 		l->what = what;
 		l->limit = limit;
+	} else if (!l) {
+		/* the last row gathers whatever finds the table full, honestly labelled */
+		l = &facts->limits[MAX_LIMITS - 1];
+		if (facts->nlimits < MAX_LIMITS) {
+			facts->nlimits = MAX_LIMITS;
+			l->what = "items of other kinds";
+			l->limit = 0;
+		}
+		n = n < 0 ? 1 : n;
 	}
-	if (!l)
-		l = &facts->limits[MAX_LIMITS - 1];	/* (the table has a row for every bound there is) */
 	l->dropped = n < 0 || l->dropped < 0 ? -1 : l->dropped + n;
 }
 
 /* See facts.h: an uncounted drop (-1) omits the number. Cut to outsz, always terminated when outsz > 0. */
 void fact_limit_text(const struct fact_limit *l, char *out, size_t outsz)
 {
-	if (l->dropped < 0)
+	if (l->limit == 0)
+		snprintf(out, outsz, "%d more %s not examined (the table of limits was full)", l->dropped, l->what);
+	else if (l->dropped < 0)
 		snprintf(out, outsz, "more %s not examined (the first %d were)", l->what, l->limit);
 	else
 		snprintf(out, outsz, "%d more %s not examined (the first %d were)", l->dropped, l->what, l->limit);

@@ -48,7 +48,7 @@ void loader_describe(const struct loader *ld, struct lib_candidate *cand);
 
 /*
  * Visit every library whose file name starts with prefix in all search
- * directories and cache entries (each path once). Stops when visit returns
+ * directories and cache entries (a path can be visited twice when both name it). Stops when visit returns
  * non-zero.
  */
 typedef int (*loader_visit_fn)(const char *path, enum lib_origin origin, void *arg);

@@ -43,7 +43,8 @@ void probe_torch_deep(struct facts *f, const struct probe_ctx *ctx);
 /* Calls NVML and the CUDA driver API in a helper process with a deadline. */
 void probe_runtime(struct facts *f, const struct probe_ctx *ctx);
 
-/* Run every static probe in dependency order; ctx->loader is set up and
+/* Run every probe in dependency order, the driver calls and the deep probe last (they follow
+ * --static, --fast and --deep); ctx->loader is set up and
  * released inside. */
 void probe_all(struct facts *f, struct probe_ctx *ctx);
 

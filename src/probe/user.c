@@ -159,8 +159,8 @@ int user_id_name(const struct rootfs *fs, const char *file, unsigned id, char *o
 
 /*
  * Live: this process's credentials, named from /etc/passwd (else $USER). Rooted: $USER (default root)
- * looked up in the root's files; an unknown user becomes uid 65534 unless named root. Live, a user in more
- * than MAX_GROUPS groups gets none of the supplementary ones (getgroups fails), not a count of drops.
+ * looked up in the root's files; an unknown user becomes uid 65534 unless named root. Live, groups beyond
+ * MAX_GROUPS are counted as dropped.
  */
 void probe_user(struct facts *f, const struct probe_ctx *ctx)
 {
@@ -168,14 +168,16 @@ void probe_user(struct facts *f, const struct probe_ctx *ctx)
 	const char *name = env_lookup(ctx->envp, "USER");
 
 	if (ctx->fs->live) {
-		gid_t groups[MAX_GROUPS];
-		int n;
+		/* getgroups fails outright for a short buffer: ask how many first */
+		int n = getgroups(0, NULL);
+		gid_t *groups = n > 0 ? calloc((size_t)n, sizeof(*groups)) : NULL;
 
 		u->uid = getuid();
 		add_gid(u, getgid());
-		n = getgroups(MAX_GROUPS, groups);
+		n = groups ? getgroups(n, groups) : 0;
 		for (int i = 0; i < n; i++)
 			add_gid(u, groups[i]);
+		free(groups);
 		if (!lookup_passwd(u, ctx->fs, false))
 			str_copy(u->name, sizeof(u->name), name ? name : "");
 		str_copy(u->source, sizeof(u->source), "process credentials");

@@ -70,6 +70,8 @@ void str_upper(char *out, size_t outsz, const char *in)
 {
 	size_t i = 0;
 
+	if (outsz == 0)
+		return;
 	for (; in[i] && i + 1 < outsz; i++)
 		out[i] = (in[i] >= 'a' && in[i] <= 'z') ? (char)(in[i] - 'a' + 'A') : in[i];
 	out[i] = '\0';

@@ -427,8 +427,8 @@ int rootfs_access(const struct rootfs *fs, const char *path, int mode)
 }
 
 /*
- * See rootfs.h. -1 when path is not a link or outsz is 0. A target longer than outsz - 1 is cut short
- * without an error; out is always terminated on success.
+ * See rootfs.h. -1 when path is not a link, outsz is 0, or the target does not fit (ENAMETOOLONG: a cut
+ * target would name another file); out is always terminated on success.
  */
 int rootfs_readlink(const struct rootfs *fs, const char *path, char *out, size_t outsz)
 {
@@ -437,10 +437,12 @@ int rootfs_readlink(const struct rootfs *fs, const char *path, char *out, size_t
 
 	if (outsz == 0 || (fd = open_path(fs, path, false)) < 0)
 		return -1;
-	n = readlinkat(fd, "", out, outsz - 1);
+	n = readlinkat(fd, "", out, outsz);
 	close(fd);
 	if (n < 0)
 		return -1;
+	if ((size_t)n >= outsz)
+		return errno = ENAMETOOLONG, -1;
 	out[n] = '\0';
 	return 0;
 }

@@ -331,3 +331,27 @@ char *str_dupf(const char *fmt, ...)
 	va_end(ap);
 	return s;
 }
+
+/* See str.h: whole and fraction read as integers, so "0x10", signs and exponents are refused. */
+int str_to_decimal(const char *s, double *out)
+{
+	const char *dot = strchr(s, '.');
+	size_t whole_len = dot ? (size_t)(dot - s) : strlen(s), frac_len = dot ? strlen(dot + 1) : 0;
+	double value = 0, scale = 1;
+
+	if (whole_len + frac_len == 0 || frac_len > 9)
+		return -1;
+	for (size_t i = 0; i < whole_len; i++) {
+		if (s[i] < '0' || s[i] > '9' || i >= 18)
+			return -1;
+		value = value * 10 + (s[i] - '0');
+	}
+	for (size_t i = 0; i < frac_len; i++) {
+		if (dot[1 + i] < '0' || dot[1 + i] > '9')
+			return -1;
+		scale /= 10;
+		value += (dot[1 + i] - '0') * scale;
+	}
+	*out = value;
+	return 0;
+}

@@ -49,6 +49,13 @@ int version_compare(const char *a, const char *b);
 /* True if s looks like a dotted version: digits separated by dots. */
 bool version_is_valid(const char *s);
 
+/*
+ * A plain decimal number, "12", "2.5" or ".5" (digits, at most one dot, at
+ * most 9 digits after it), read without the locale (strtod would take
+ * "2,5" in a German one); -1 for anything else.
+ */
+int str_to_decimal(const char *s, double *out);
+
 /* Copy the first n dot-separated components of version into out. */
 int version_prefix(const char *version, int n, char *out, size_t outsz);
 

@@ -343,9 +343,37 @@ static void test_str_casestr(void **state)
 	assert_null(str_casestr("\xc4", "\xe4"));
 }
 
+/* Decimals without the locale: what the knowledge tables and --timeout write, nothing else. */
+static void test_str_to_decimal(void **state)
+{
+	double v = -1;
+
+	(void)state;
+	assert_int_equal(str_to_decimal("2", &v), 0);
+	assert_true(v == 2.0);
+	assert_int_equal(str_to_decimal("2.5", &v), 0);
+	assert_true(v == 2.5);
+	assert_int_equal(str_to_decimal(".5", &v), 0);
+	assert_true(v == 0.5);
+	assert_int_equal(str_to_decimal("989.4", &v), 0);
+	assert_true(v > 989.39 && v < 989.41);
+	v = -1;
+	assert_int_equal(str_to_decimal("0x10", &v), -1);
+	assert_int_equal(str_to_decimal("2,5", &v), -1);
+	assert_int_equal(str_to_decimal("-1", &v), -1);
+	assert_int_equal(str_to_decimal("1e3", &v), -1);
+	assert_int_equal(str_to_decimal(" 2", &v), -1);
+	assert_int_equal(str_to_decimal("", &v), -1);
+	assert_int_equal(str_to_decimal(".", &v), -1);
+	assert_int_equal(str_to_decimal("1.2.3", &v), -1);
+	assert_int_equal(str_to_decimal("1.0000000001", &v), -1);	/* ten decimals */
+	assert_true(v == -1);	/* untouched on failure */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_str_to_decimal),
 		cmocka_unit_test(test_str_copy),
 		cmocka_unit_test(test_str_printf),
 		cmocka_unit_test(test_str_trim),
