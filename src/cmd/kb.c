@@ -9,6 +9,28 @@
 #include "kb/query.h"
 #include "report/report.h"
 
+static const char *text_or(json_t *v, const char *otherwise)
+{
+	return json_is_string(v) ? json_string_value(v) : otherwise;
+}
+
+/* `kb torch X`: each variant on its own lines, with what it needs and the command that installs it. */
+static void print_variants(FILE *out, json_t *variants)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(variants, i, v) {
+		fprintf(out, "  %-6s CUDA %-5s cuDNN %-10s driver >= %-10s archs %s\n", text_or(json_object_get(v, "variant"), "?"),
+			text_or(json_object_get(v, "cuda"), "-"),
+			text_or(json_object_get(v, "cudnn"), json_is_string(json_object_get(v, "cuda")) ? "unknown" : "-"),
+			text_or(json_object_get(v, "min_driver"), "-"),
+			text_or(json_object_get(v, "archs"), json_object_get(v, "cuda") && !json_is_null(json_object_get(v, "cuda")) ?
+				"unknown (no data)" : "-"));
+		fprintf(out, "         $ %s\n", text_or(json_object_get(v, "pip"), "?"));
+	}
+}
+
 static int run_kb(const struct cmd_options *opts)
 {
 	char *argv[16];
@@ -33,6 +55,10 @@ static int run_kb(const struct cmd_options *opts)
 	}
 	ans = kb_query(argc, argv, &err);
 	if (!ans) {
+		if (err.code == KB_QUERY_NO_ANSWER) {
+			cmd_error("gpudoctor kb: %s", err.msg);
+			return EXIT_NOT_READY;
+		}
 		cmd_error("gpudoctor kb: %s\n%s", err.msg, kb_query_usage);
 		return EXIT_USAGE;
 	}
@@ -45,6 +71,7 @@ static int run_kb(const struct cmd_options *opts)
 		report_json_write(out, ans);
 	} else {
 		fprintf(out, "%s\n", json_string_value(json_object_get(ans, "summary")));
+		print_variants(out, json_object_get(ans, "variants"));
 		if (opts->verbose || opts->format == FORMAT_MARKDOWN) {
 			json_array_foreach(json_object_get(ans, "rows"), i, row) {
 				const char *key;

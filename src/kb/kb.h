@@ -44,7 +44,7 @@ struct kb_table {
 extern const struct kb_table kb_table_cuda_driver, kb_table_cuda_archs, kb_table_cudnn, kb_table_error_codes,
 	kb_table_gpus, kb_table_gpu_peaks, kb_table_torch_releases,
 	kb_table_torch_variants, kb_table_torch_archs, kb_table_explain_signatures, kb_table_xid,
-	kb_table_sm_throughput;
+	kb_table_sm_throughput, kb_table_torch_companions, kb_table_arch_support;
 
 /* A row of data/gpus.tsv; strings are static. */
 struct kb_gpu {
@@ -106,6 +106,65 @@ int kb_torch_variant_min_driver(const struct kb_torch_variant *v, struct kb_answ
  * the three may be NULL for "any". -1 when nothing fits.
  */
 int kb_torch_for(const char *driver, const char *cc, const char *python, struct kb_torch_choice *out);
+
+/* What a machine needs of a torch wheel; fields left NULL/0 ask nothing. */
+#define KB_TORCH_MAX_GPUS 8
+struct kb_torch_need {
+	const char *driver;			/* the installed driver, NULL: any */
+	const char *ccs[KB_TORCH_MAX_GPUS];	/* every GPU's compute capability ("8.6") */
+	int nccs;
+	const char *python;			/* "3.11", NULL: any */
+	bool vision, audio;			/* torchvision / torchaudio are installed and must move along */
+};
+
+/* Why a variant does or does not fit, the first reason found in this order. */
+enum kb_torch_verdict {
+	KB_TORCH_FITS,
+	KB_TORCH_CPU_BUILD,		/* no CUDA in it */
+	KB_TORCH_UNKNOWN_PYTHON,	/* no data: the release's Python list */
+	KB_TORCH_NO_PYTHON,		/* no wheel for this Python */
+	KB_TORCH_UNKNOWN_ARCHS,		/* no data: the variant's architecture list */
+	KB_TORCH_NO_KERNELS,		/* neither code nor PTX for a GPU */
+	KB_TORCH_DRIVER_TOO_OLD,	/* the driver is older than the variant needs */
+	KB_TORCH_UNKNOWN_COMPANION,	/* no data: the matching torchvision/torchaudio */
+};
+
+/* One variant judged against a need. Strings are static. */
+struct kb_torch_fit {
+	struct kb_torch_release release;
+	struct kb_torch_variant variant;
+	enum kb_torch_verdict verdict;
+	struct kb_answer min_driver;	/* what it needs: with PTX JIT, the toolkit's own minimum */
+	bool ptx;			/* a GPU runs it only through PTX JIT */
+	const char *vision, *audio;	/* the matching companions, "" when unknown */
+};
+
+/* Judge variant v of release rel; never fails (the verdict says why not). */
+void kb_torch_judge(const struct kb_torch_release *rel, const struct kb_torch_variant *v,
+		    const struct kb_torch_need *need, struct kb_torch_fit *out);
+/* A sentence for a verdict: "no wheel for Python 3.8", "no data on its architectures". */
+const char *kb_torch_verdict_text(enum kb_torch_verdict verdict);
+
+/*
+ * The newest fitting release, its fitting variant with the newest CUDA.
+ * Releases newer than the answer that were passed over for lack of data
+ * are listed in unknown ("2.10.0 cu126: no data on its architectures"), at
+ * most max_unknown. -1 when nothing fits.
+ */
+int kb_torch_newest(const struct kb_torch_need *need, struct kb_torch_fit *out, char unknown[][96], int max_unknown,
+		    int *nunknown);
+/* The fitting variant of one release (the newest CUDA among them); -1 when none fits. */
+int kb_torch_in_release(const char *version, const struct kb_torch_need *need, struct kb_torch_fit *out);
+
+/* torchvision and torchaudio released with a torch version (data/torch_companions.tsv); "" unknown. -1 no row. */
+int kb_torch_companions(const char *version, const char **vision, const char **audio, const char **source);
+
+/* When an architecture stops being served (data/arch_support.tsv); strings static, "" = still served. */
+struct kb_arch_support {
+	size_t row;
+	const char *sm, *arch, *last_torch, *last_torch_variant, *last_cuda_toolkit, *last_driver_branch, *note, *source;
+};
+int kb_arch_support(const char *cc, struct kb_arch_support *out);
 
 /* A row of data/cuda_archs.tsv: when nvcc gained and lost an sm_XX target. */
 struct kb_sm {

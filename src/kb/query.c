@@ -1,5 +1,7 @@
 #include "kb/query.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +18,21 @@ const char kb_query_usage[] =
 	"                            the newest torch and variant that will work\n"
 	"  arch sm_XX                which CUDA toolkits can compile for it\n"
 	"  error CODE|NAME           a CUDA driver, runtime or NVML status code\n";
+
+/* The tables have no answer to a well-formed question: not a usage error. */
+static void *no_answer(struct error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void *no_answer(struct error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+		err->code = KB_QUERY_NO_ANSWER;
+	}
+	return NULL;
+}
 
 static json_t *row_json(const struct kb_table *t, size_t r)
 {
@@ -58,7 +75,7 @@ static json_t *driver_for_cuda(const char *version, struct error *err)
 		return NULL;
 	}
 	if (kb_cuda_min_driver(mm, &need) < 0) {
-		error_set(err, "CUDA %s is not in the driver table", mm);
+		no_answer(err, "CUDA %s is not in the driver table", mm);
 		return NULL;
 	}
 	str_printf(major, sizeof(major), "%d", atoi(mm));
@@ -89,7 +106,7 @@ static json_t *cuda_for_driver(const char *driver, struct error *err)
 		return NULL;
 	}
 	if (kb_cuda_max_for_driver(driver, &max) < 0) {
-		error_set(err, "driver %s is older than every CUDA release in the table", driver);
+		no_answer(err, "driver %s is older than every CUDA release in the table", driver);
 		return NULL;
 	}
 	major = atoi(max.value);
@@ -134,7 +151,7 @@ static json_t *gpu_query(const char *query, struct error *err)
 	json_t *ans;
 
 	if (n <= 0) {
-		error_set(err, "no GPU in the table matches '%s'", query);
+		no_answer(err, "no GPU in the table matches '%s'", query);
 		return NULL;
 	}
 	if (found[0].cc[0])
@@ -190,7 +207,7 @@ static json_t *torch_query(const char *version, struct error *err)
 	int n;
 
 	if (kb_torch_release(version, &rel) < 0) {
-		error_set(err, "PyTorch %s is not in the release table", version);
+		no_answer(err, "PyTorch %s is not in the release table", version);
 		return NULL;
 	}
 	n = kb_torch_variants(version, vars, 24);
@@ -198,7 +215,20 @@ static json_t *torch_query(const char *version, struct error *err)
 		   version, rel.released[0] ? " (released " : "", rel.released, rel.released[0] ? ")" : "", n,
 		   n == 1 ? "" : "s", rel.python[0] ? rel.python : "versions unknown", version,
 		   rel.default_variant[0] ? rel.default_variant : "the default variant");
-	ans = answer_new("torch", version, summary);
+	{
+		const char *vision, *audio, *source;
+
+		if (kb_torch_companions(version, &vision, &audio, &source) == 0) {
+			str_printf(summary + strlen(summary), sizeof(summary) - strlen(summary),
+				   "; with torchvision %s and torchaudio %s", vision[0] ? vision : "(unknown)",
+				   audio[0] ? audio : "(unknown)");
+			ans = answer_new("torch", version, summary);
+			json_object_set_new(ans, "torchvision", vision[0] ? json_string(vision) : json_null());
+			json_object_set_new(ans, "torchaudio", audio[0] ? json_string(audio) : json_null());
+		} else {
+			ans = answer_new("torch", version, summary);
+		}
+	}
 	json_object_set_new(ans, "python", json_string(rel.python));
 	json_object_set_new(ans, "default_variant", json_string(rel.default_variant));
 	list = json_array();
@@ -227,49 +257,114 @@ static int parse_cc(const char *gpu, char *out, size_t outsz)
 	return -1;
 }
 
+/* Of the variants that fit need, the one that asks the least of the driver (the smallest upgrade). */
+static void oldest_driver_fit(const struct kb_torch_need *need, struct kb_torch_fit *out)
+{
+	const struct kb_table *t = &kb_table_torch_releases;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t r = 0; r < t->nrows; r++) {
+		struct kb_torch_release rel;
+		struct kb_torch_variant vars[24];
+		int n;
+
+		if (kb_torch_release(kb_field(t, r, "torch"), &rel) < 0)
+			continue;
+		n = kb_torch_variants(rel.version, vars, 24);
+		for (int k = 0; k < n; k++) {
+			struct kb_torch_fit fit;
+
+			kb_torch_judge(&rel, &vars[k], need, &fit);
+			if (fit.verdict == KB_TORCH_FITS &&
+			    (!out->min_driver.value[0] || version_compare(fit.min_driver.value, out->min_driver.value) < 0))
+				*out = fit;
+		}
+	}
+}
+
+/* Why nothing fits: judged again with each constraint dropped in turn, the answer a person can act on. */
+static json_t *torch_for_nothing(const struct kb_torch_need *need, const char *gpu, const char *cc, struct error *err)
+{
+	struct kb_torch_need any_driver = *need, only_gpu = { NULL, { cc }, cc ? 1 : 0, NULL, false, false };
+	struct kb_torch_fit fit;
+	struct kb_arch_support sup;
+	struct kb_answer max;
+	char unknown[1][96];
+	int nunknown;
+
+	any_driver.driver = NULL;
+	if (cc && kb_torch_newest(&only_gpu, &fit, unknown, 0, &nunknown) < 0) {
+		if (kb_arch_support(cc, &sup) == 0)
+			return no_answer(err, "no PyTorch wheel in the tables (1.7.0 on) has kernels for %s (%s)%s%s%s; "
+					 "the last CUDA toolkit that targets it is %s and the last driver branch %s: "
+					 "build PyTorch from source with TORCH_CUDA_ARCH_LIST=%s", gpu, sup.arch,
+					 sup.last_torch[0] ? ", the last one that had them was " : "", sup.last_torch,
+					 sup.last_torch[0] ? "" : "", sup.last_cuda_toolkit[0] ? sup.last_cuda_toolkit : "current",
+					 sup.last_driver_branch[0] ? sup.last_driver_branch : "current", cc), NULL;
+		return no_answer(err, "no PyTorch wheel in the tables has kernels for %s", gpu);
+	}
+	if (need->driver && kb_torch_newest(&any_driver, &fit, unknown, 0, &nunknown) == 0 &&
+	    kb_cuda_max_for_driver(need->driver, &max) == 0) {
+		struct kb_torch_fit oldest;
+
+		oldest_driver_fit(&any_driver, &oldest);
+		return no_answer(err, "no PyTorch CUDA wheel in the tables fits driver %s (CUDA <= %s)%s%s: upgrade the "
+				 "driver; the least a fitting wheel needs is %s (PyTorch %s %s)", need->driver, max.value,
+				 gpu ? " and " : "", gpu ? gpu : "", oldest.min_driver.value, oldest.release.version,
+				 oldest.variant.variant);
+	}
+	return no_answer(err, "no PyTorch CUDA wheel in the tables fits these constraints%s%s", need->python ?
+			 " (Python " : "", need->python ? ")" : "");
+}
+
 static json_t *torch_for_query(int argc, char *const *argv, struct error *err)
 {
-	const char *driver = NULL, *gpu = NULL, *python = NULL;
-	char cc[16], summary[768], cmd[512];
-	struct kb_torch_choice ch;
-	json_t *ans;
+	const char *gpu = NULL;
+	char cc[16], summary[1024], cmd[512], unknown[8][96];
+	struct kb_torch_need need = { 0 };
+	struct kb_torch_fit fit;
+	json_t *ans, *skipped;
+	int nunknown;
 
 	for (int i = 1; i < argc; i += 2) {
 		if (i + 1 >= argc)
 			return error_set(err, "torch-for: '%s' needs a value", argv[i]), NULL;
 		if (strcmp(argv[i], "--driver") == 0)
-			driver = argv[i + 1];
+			need.driver = argv[i + 1];
 		else if (strcmp(argv[i], "--gpu") == 0)
 			gpu = argv[i + 1];
 		else if (strcmp(argv[i], "--python") == 0)
-			python = argv[i + 1];
+			need.python = argv[i + 1];
 		else
 			return error_set(err, "torch-for: unknown option '%s'", argv[i]), NULL;
 	}
-	if (driver && !version_is_valid(driver))
-		return error_set(err, "'%s' is not a driver version", driver), NULL;
+	if (need.driver && !version_is_valid(need.driver))
+		return error_set(err, "'%s' is not a driver version", need.driver), NULL;
 	if (gpu && parse_cc(gpu, cc, sizeof(cc)) < 0)
 		return error_set(err, "cannot tell the compute capability of '%s' (use sm_86 or 8.6)", gpu), NULL;
-	if (kb_torch_for(driver, gpu ? cc : NULL, python, &ch) < 0) {
-		struct kb_answer max;
-
-		if (driver && kb_cuda_max_for_driver(driver, &max) == 0)
-			return error_set(err, "no PyTorch CUDA wheel in the tables fits driver %s (CUDA <= %s)%s%s: "
-					 "upgrade the driver", driver, max.value, gpu ? " and " : "", gpu ? gpu : ""), NULL;
-		return error_set(err, "no PyTorch CUDA wheel in the tables fits these constraints"), NULL;
-	}
-	kb_torch_pip_command(&ch.variant, cmd, sizeof(cmd));
-	str_printf(summary, sizeof(summary), "PyTorch %s with %s (CUDA %s, needs driver >= %s)%s%s: %s",
-		   ch.release.version, ch.variant.variant, ch.variant.cuda, ch.min_driver.value,
-		   gpu && kb_arch_fit(ch.variant.archs, cc) == KB_ARCH_PTX ? "; runs on this GPU through PTX JIT only" : "",
-		   "", cmd);
-	ans = answer_new("torch-for", ch.release.version, summary);
-	json_object_set_new(ans, "variant", variant_json(&ch.variant));
+	if (gpu)
+		need.ccs[need.nccs++] = cc;
+	if (kb_torch_newest(&need, &fit, unknown, 8, &nunknown) < 0)
+		return torch_for_nothing(&need, gpu, gpu ? cc : NULL, err);
+	kb_torch_pip_command(&fit.variant, cmd, sizeof(cmd));
+	str_printf(summary, sizeof(summary), "PyTorch %s with %s (CUDA %s, needs driver >= %s)%s: %s",
+		   fit.release.version, fit.variant.variant, fit.variant.cuda, fit.min_driver.value,
+		   fit.ptx ? "; runs on this GPU through PTX JIT only" : "", cmd);
+	/* newer releases the tables cannot judge: say so rather than skip them silently */
+	for (int i = 0; i < nunknown; i++)
+		str_printf(summary + strlen(summary), sizeof(summary) - strlen(summary), "%s%s", i ? "; " :
+			   "\nnot judged for lack of data: ", unknown[i]);
+	ans = answer_new("torch-for", fit.release.version, summary);
+	json_object_set_new(ans, "variant", variant_json(&fit.variant));
 	json_object_set_new(ans, "pip", json_string(cmd));
+	skipped = json_array();
+	for (int i = 0; i < nunknown; i++)
+		json_array_append_new(skipped, json_string(unknown[i]));
+	json_object_set_new(ans, "not_judged", skipped);
 	if (gpu)
 		json_object_set_new(ans, "cc", json_string(cc));
-	json_array_append_new(json_object_get(ans, "rows"), row_json(&kb_table_torch_variants, ch.variant.row));
-	json_array_append_new(json_object_get(ans, "rows"), row_json(&kb_table_torch_releases, ch.release.row));
+	json_array_append_new(json_object_get(ans, "rows"), row_json(&kb_table_torch_variants, fit.variant.row));
+	json_array_append_new(json_object_get(ans, "rows"), row_json(&kb_table_torch_releases, fit.release.row));
 	return ans;
 }
 
@@ -282,7 +377,7 @@ static json_t *error_query(const char *code, struct error *err)
 
 	if (n <= 0) {
 		json_decref(list);
-		return error_set(err, "no CUDA, runtime or NVML status code is '%s'", code), NULL;
+		return no_answer(err, "no CUDA, runtime or NVML status code is '%s'", code);
 	}
 	for (int i = 0; i < n; i++) {
 		str_printf(summary + strlen(summary), sizeof(summary) - strlen(summary), "%s%s %s = %s: %s",

@@ -13,7 +13,13 @@
 
 #include "util/error.h"
 
-/* A new reference, or NULL with err set (an unknown query, a bad value, no answer). */
+/* err->code when the question was well formed and the tables hold no answer to it. */
+#define KB_QUERY_NO_ANSWER (-1)
+
+/*
+ * A new reference, or NULL with err set: an unknown query or a bad value
+ * (a usage error), or err->code KB_QUERY_NO_ANSWER when nothing answers it.
+ */
 json_t *kb_query(int argc, char *const *argv, struct error *err);
 
 /* The forms kb_query understands, one per line, for --help. */

@@ -164,49 +164,215 @@ static int compare_rows_desc(const void *a, const void *b)
 	return version_compare(kb_field(t, rb, "torch"), kb_field(t, ra, "torch"));
 }
 
-/*
- * See kb.h. out is zeroed first. With cc given, a variant whose arch list the table lacks is never chosen.
- * Allocates a row order it frees before returning; -1 also when out of memory.
- */
+/* See kb.h: kb_torch_newest for one GPU, without companions. */
 int kb_torch_for(const char *driver, const char *cc, const char *python, struct kb_torch_choice *out)
+{
+	struct kb_torch_need need = { driver, { cc }, cc ? 1 : 0, python, false, false };
+	struct kb_torch_fit fit;
+	char unknown[1][96];
+	int nunknown;
+
+	memset(out, 0, sizeof(*out));
+	if (kb_torch_newest(&need, &fit, unknown, 0, &nunknown) < 0)
+		return -1;
+	out->release = fit.release;
+	out->variant = fit.variant;
+	out->min_driver = fit.min_driver;
+	return 0;
+}
+
+/* See kb.h: "" cells stay "" (unknown); -1 when the table has no row for the version. */
+int kb_torch_companions(const char *version, const char **vision, const char **audio, const char **source)
+{
+	const struct kb_table *t = &kb_table_torch_companions;
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (strcmp(kb_field(t, r, "torch"), version) != 0)
+			continue;
+		*vision = kb_field(t, r, "torchvision");
+		*audio = kb_field(t, r, "torchaudio");
+		if (source)
+			*source = kb_field(t, r, "source");
+		return 0;
+	}
+	*vision = *audio = "";
+	return -1;
+}
+
+/* See kb.h: cc "6.1" or "sm_61"; -1 when the table has no row for it. */
+int kb_arch_support(const char *cc, struct kb_arch_support *out)
+{
+	const struct kb_table *t = &kb_table_arch_support;
+	char sm[16];
+
+	if (str_starts_with(cc, "sm_"))
+		str_copy(sm, sizeof(sm), cc);
+	else
+		str_printf(sm, sizeof(sm), "sm_%d%s", atoi(cc), strchr(cc, '.') ? strchr(cc, '.') + 1 : "0");
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (strcmp(kb_field(t, r, "sm"), sm) != 0)
+			continue;
+		out->row = r;
+		out->sm = kb_field(t, r, "sm");
+		out->arch = kb_field(t, r, "arch");
+		out->last_torch = kb_field(t, r, "last_torch");
+		out->last_torch_variant = kb_field(t, r, "last_torch_variant");
+		out->last_cuda_toolkit = kb_field(t, r, "last_cuda_toolkit");
+		out->last_driver_branch = kb_field(t, r, "last_driver_branch");
+		out->note = kb_field(t, r, "note");
+		out->source = kb_field(t, r, "source");
+		return 0;
+	}
+	return -1;
+}
+
+const char *kb_torch_verdict_text(enum kb_torch_verdict verdict)
+{
+	switch (verdict) {
+	case KB_TORCH_FITS:
+		return "fits";
+	case KB_TORCH_CPU_BUILD:
+		return "a CPU build";
+	case KB_TORCH_UNKNOWN_PYTHON:
+		return "no data on its Python versions";
+	case KB_TORCH_NO_PYTHON:
+		return "no wheel for this Python";
+	case KB_TORCH_UNKNOWN_ARCHS:
+		return "no data on its architectures";
+	case KB_TORCH_NO_KERNELS:
+		return "no kernels for this GPU";
+	case KB_TORCH_DRIVER_TOO_OLD:
+		return "needs a newer driver";
+	case KB_TORCH_UNKNOWN_COMPANION:
+		return "no data on the matching torchvision/torchaudio";
+	}
+	return "?";
+}
+
+/*
+ * See kb.h. The known checks come first, so that "no data" is only said of
+ * a variant that would fit if the data were there: the driver against the
+ * CUDA major's floor, then Python, then the kernels for every GPU (with
+ * PTX JIT only, the driver must also reach the toolkit's own minimum: a
+ * driver serving the toolkit by minor-version compatibility cannot compile
+ * its PTX), then the companions.
+ */
+void kb_torch_judge(const struct kb_torch_release *rel, const struct kb_torch_variant *v,
+		    const struct kb_torch_need *need, struct kb_torch_fit *out)
+{
+	struct kb_answer full;
+
+	memset(out, 0, sizeof(*out));
+	out->release = *rel;
+	out->variant = *v;
+	kb_torch_companions(rel->version, &out->vision, &out->audio, NULL);
+	if (!v->cuda[0]) {
+		out->verdict = KB_TORCH_CPU_BUILD;
+		return;
+	}
+	if (kb_torch_variant_min_driver(v, &out->min_driver) == 0 && need->driver &&
+	    version_compare(need->driver, out->min_driver.value) < 0) {
+		out->verdict = KB_TORCH_DRIVER_TOO_OLD;
+		return;
+	}
+	if (need->python && need->python[0] && !rel->python[0]) {
+		out->verdict = KB_TORCH_UNKNOWN_PYTHON;
+		return;
+	}
+	if (need->python && !kb_python_supported(rel->python, need->python)) {
+		out->verdict = KB_TORCH_NO_PYTHON;
+		return;
+	}
+	for (int i = 0; i < need->nccs; i++) {
+		enum kb_arch_fit fit = kb_arch_fit(v->archs, need->ccs[i]);
+
+		if (fit == KB_ARCH_UNKNOWN) {
+			out->verdict = KB_TORCH_UNKNOWN_ARCHS;
+			return;
+		}
+		if (fit == KB_ARCH_NONE) {
+			out->verdict = KB_TORCH_NO_KERNELS;
+			return;
+		}
+		out->ptx |= fit == KB_ARCH_PTX;
+	}
+	if (out->ptx && kb_cuda_min_driver(v->cuda, &full) == 0 &&
+	    (!out->min_driver.value[0] || version_compare(full.value, out->min_driver.value) > 0)) {
+		out->min_driver = full;
+		if (need->driver && version_compare(need->driver, full.value) < 0) {
+			out->verdict = KB_TORCH_DRIVER_TOO_OLD;
+			return;
+		}
+	}
+	if ((need->vision && !out->vision[0]) || (need->audio && !out->audio[0])) {
+		out->verdict = KB_TORCH_UNKNOWN_COMPANION;
+		return;
+	}
+	out->verdict = KB_TORCH_FITS;
+}
+
+/* See kb.h: among equally fitting variants the newest CUDA wins; -1 with *out zeroed when none fits. */
+int kb_torch_in_release(const char *version, const struct kb_torch_need *need, struct kb_torch_fit *out)
+{
+	struct kb_torch_release rel;
+	struct kb_torch_variant vars[24];
+	int n, found = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (kb_torch_release(version, &rel) < 0)
+		return -1;
+	n = kb_torch_variants(version, vars, 24);
+	for (int k = 0; k < n; k++) {
+		struct kb_torch_fit fit;
+
+		kb_torch_judge(&rel, &vars[k], need, &fit);
+		if (fit.verdict == KB_TORCH_FITS && (found < 0 || version_compare(fit.variant.cuda, out->variant.cuda) > 0)) {
+			*out = fit;
+			found = 0;
+		}
+	}
+	return found;
+}
+
+/* See kb.h. Walks the releases newest first; allocates a row order it frees before returning. */
+int kb_torch_newest(const struct kb_torch_need *need, struct kb_torch_fit *out, char unknown[][96], int max_unknown,
+		    int *nunknown)
 {
 	const struct kb_table *t = &kb_table_torch_releases;
 	size_t *order = malloc(t->nrows * sizeof(*order));
+	int rc = -1;
 
+	*nunknown = 0;
+	memset(out, 0, sizeof(*out));
 	if (!order)
 		return -1;
 	for (size_t r = 0; r < t->nrows; r++)
 		order[r] = r;
 	qsort(order, t->nrows, sizeof(*order), compare_rows_desc);
-	memset(out, 0, sizeof(*out));
-	for (size_t i = 0; i < t->nrows; i++) {
+	for (size_t i = 0; i < t->nrows && rc < 0; i++) {
+		const char *version = kb_field(t, order[i], "torch");
 		struct kb_torch_release rel;
 		struct kb_torch_variant vars[24];
-		int n, best = -1;
+		int n;
 
-		if (kb_torch_release(kb_field(t, order[i], "torch"), &rel) < 0 || !kb_python_supported(rel.python, python))
-			continue;
-		n = kb_torch_variants(rel.version, vars, 24);
-		for (int k = 0; k < n; k++) {
-			struct kb_answer need;
-
-			if (!vars[k].cuda[0] || kb_torch_variant_min_driver(&vars[k], &need) < 0)
-				continue;
-			if (driver && version_compare(driver, need.value) < 0)
-				continue;
-			if (cc && kb_arch_fit(vars[k].archs, cc) != KB_ARCH_SASS && kb_arch_fit(vars[k].archs, cc) != KB_ARCH_PTX)
-				continue;
-			if (best < 0 || version_compare(vars[k].cuda, vars[best].cuda) > 0)
-				best = k;
+		if (kb_torch_in_release(version, need, out) == 0) {
+			rc = 0;
+			break;
 		}
-		if (best >= 0) {
-			out->release = rel;
-			out->variant = vars[best];
-			kb_torch_variant_min_driver(&vars[best], &out->min_driver);
-			free(order);
-			return 0;
+		/* passed over: say so when only missing data kept a variant out */
+		if (kb_torch_release(version, &rel) < 0)
+			continue;
+		n = kb_torch_variants(version, vars, 24);
+		for (int k = 0; k < n && *nunknown < max_unknown; k++) {
+			struct kb_torch_fit fit;
+
+			kb_torch_judge(&rel, &vars[k], need, &fit);
+			if (fit.verdict == KB_TORCH_UNKNOWN_ARCHS || fit.verdict == KB_TORCH_UNKNOWN_PYTHON ||
+			    fit.verdict == KB_TORCH_UNKNOWN_COMPANION)
+				str_printf(unknown[(*nunknown)++], 96, "%s %s: %s", version, vars[k].variant,
+					   kb_torch_verdict_text(fit.verdict));
 		}
 	}
 	free(order);
-	return -1;
+	return rc;
 }

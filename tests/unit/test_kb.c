@@ -717,9 +717,9 @@ static void test_query_torch_for(void **state)
 		/* 9.2 driver (cuda_driver:17): newest cu92 is 1.7.1 (variants:17) */
 		{ { "torch-for", "--driver", "396.26", NULL }, "1.7.1", "cu92",
 		  "pip install torch==1.7.1+cu92 -f https://download.pytorch.org/whl/torch_stable.html", NULL },
-		/* Kepler 3.7: last in 2.5.1 cu118 (archs:74); 2.6-2.9 have no lists, 2.10+ start at 5.0/7.0 */
-		{ { "torch-for", "--gpu", "Tesla K80", NULL }, "2.5.1", "cu118",
-		  "pip install torch==2.5.1 --index-url https://download.pytorch.org/whl/cu118", NULL },
+		/* Kepler 3.7: last in 2.7.1 cu118 (the 2.6-2.9 rows); 2.8 dropped CUDA 11.8, 2.10+ start at 5.0/7.0 */
+		{ { "torch-for", "--gpu", "Tesla K80", NULL }, "2.7.1", "cu118",
+		  "pip install torch==2.7.1 --index-url https://download.pytorch.org/whl/cu118", NULL },
 		/* Python 3.8: newest with it is 2.4.1 (torch_releases:37), highest CUDA cu124 (variants:98) */
 		{ { "torch-for", "--python", "3.8", NULL }, "2.4.1", "cu124",
 		  "pip install torch==2.4.1 --index-url https://download.pytorch.org/whl/cu124", NULL },
@@ -729,18 +729,18 @@ static void test_query_torch_for(void **state)
 		/* 3.6: 1.10.2 has it but no variant rows; 1.10.1 (torch_releases:19) cu111 (variants:42) */
 		{ { "torch-for", "--python", "3.6", NULL }, "1.10.1", "cu111",
 		  "pip install torch==1.10.1+cu111 -f https://download.pytorch.org/whl/cu111/torch_stable.html", NULL },
-		/* 3.9 and 8.9: 2.6-2.8 have no arch lists, so 2.5.1 cu124 (archs:76, 8.6 SASS on 8.9) */
-		{ { "torch-for", "--gpu", "8.9", "--python", "3.9", NULL }, "2.5.1", "cu124",
-		  "pip install torch==2.5.1 --index-url https://download.pytorch.org/whl/cu124", NULL },
+		/* 3.9 and 8.9: 2.8.0 is the last with 3.9; cu129 (8.6 SASS runs on 8.9) */
+		{ { "torch-for", "--gpu", "8.9", "--python", "3.9", NULL }, "2.8.0", "cu129",
+		  "pip install torch==2.8.0 --index-url https://download.pytorch.org/whl/cu129", NULL },
 		/* all three: 560 driver, RTX 4090, 3.12 -> 2.13.0 cu126 (cu13x need 580.65.06, cu129 no list) */
 		{ { "torch-for", "--driver", "560.35.03", "--gpu", "RTX 4090", "--python", "3.12", NULL }, "2.13.0",
 		  "cu126", "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cu126", NULL },
 		/* 550 driver, T4 (7.5), 3.8 -> 2.4.1; cu124 has 7.5 (archs:70) */
 		{ { "torch-for", "--driver", "550.54.14", "--gpu", "Tesla T4", "--python", "3.8", NULL }, "2.4.1",
 		  "cu124", "pip install torch==2.4.1 --index-url https://download.pytorch.org/whl/cu124", NULL },
-		/* 470 driver (cu11x only), GTX 1080 (6.1), 3.9 -> 2.5.1 cu118 (archs:74 has 6.0) */
+		/* 470 driver (cu11x only), GTX 1080 (6.1), 3.9 -> 2.7.1 cu118 (has 6.0), the last cu118 */
 		{ { "torch-for", "--driver", "470.82.01", "--gpu", "GeForce GTX 1080", "--python", "3.9", NULL },
-		  "2.5.1", "cu118", "pip install torch==2.5.1 --index-url https://download.pytorch.org/whl/cu118", NULL },
+		  "2.7.1", "cu118", "pip install torch==2.7.1 --index-url https://download.pytorch.org/whl/cu118", NULL },
 		/* GB10 (12.1) runs 12.0 SASS; 3.14t in torch_releases:50; driver "600" is a valid version */
 		{ { "torch-for", "--driver", "600", "--gpu", "GB10", "--python", "3.14t", NULL }, "2.13.0", "cu132",
 		  "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cu132", NULL },
@@ -818,14 +818,15 @@ static void test_query_errors(void **state)
 		{ { "torch-for", "--gpu", "sm_8", NULL }, "cannot tell the compute capability" },
 		/* 384.81 runs only CUDA 9.0; the oldest wheel is cu92 (396.26) */
 		{ { "torch-for", "--driver", "384.81", NULL },
-		  "no PyTorch CUDA wheel in the tables fits driver 384.81 (CUDA <= 9.0): upgrade the driver" },
+		  "no PyTorch CUDA wheel in the tables fits driver 384.81 (CUDA <= 9.0): upgrade the driver; the least a "
+		  "fitting wheel needs is 396.26 (PyTorch 1.7.0 cu92)" },
 		/* a 10.1 driver has wheels, but none with Ampere kernels (cu10x lists stop at 7.5) */
 		{ { "torch-for", "--driver", "418.39", "--gpu", "sm_86", NULL },
 		  "fits driver 418.39 (CUDA <= 10.1) and sm_86" },
 		/* a driver older than every CUDA: generic message */
 		{ { "torch-for", "--driver", "300", NULL }, "fits these constraints" },
 		/* 11.x (Thor): no SASS and no older PTX anywhere */
-		{ { "torch-for", "--gpu", "11.0", NULL }, "no PyTorch CUDA wheel in the tables fits these constraints" },
+		{ { "torch-for", "--gpu", "11.0", NULL }, "no PyTorch wheel in the tables has kernels for 11.0" },
 		/* Blackwell wheels all need Python >= 3.10 */
 		{ { "torch-for", "--gpu", "sm_120", "--python", "3.5", NULL }, "fits these constraints" },
 	};
@@ -1042,7 +1043,8 @@ static void test_arch_fit(void **state)
 	assert_int_equal(kb_arch_fit("8.6+PTX;9.0", "10.0"), KB_ARCH_PTX);
 	/* the tables' own lists through kb_torch_arch_list */
 	assert_int_equal(kb_arch_fit(kb_torch_arch_list("2.13.0", "cu130"), "12.1"), KB_ARCH_SASS);
-	assert_int_equal(kb_arch_fit(kb_torch_arch_list("2.8.0", "cu128"), "12.0"), KB_ARCH_UNKNOWN);
+	assert_int_equal(kb_arch_fit(kb_torch_arch_list("2.8.0", "cu128"), "12.0"), KB_ARCH_SASS);
+	assert_int_equal(kb_arch_fit(kb_torch_arch_list("2.10.0", "cu130"), "12.0"), KB_ARCH_UNKNOWN);
 	assert_int_equal(kb_arch_fit(kb_torch_arch_list("1.7.0", "cu92"), "7.5"), KB_ARCH_SASS);	/* 7.0 */
 }
 
@@ -1121,7 +1123,7 @@ static void test_torch_release_and_variants(void **state)
 	assert_int_equal(kb_torch_variants("2.4.0", v, 2), 2);
 	assert_int_equal(kb_torch_variants("1.10.2", v, 24), 0);	/* no rows */
 	assert_int_equal(kb_torch_variants("2.7.0", v, 24), 4);
-	assert_null(v[2].archs);	/* 2.7.0 cu126: no list in torch_archs */
+	assert_string_equal(v[2].archs, "5.0;6.0;7.0;7.5;8.0;8.6;9.0");	/* 2.7.0 cu126 */
 	assert_string_equal(kb_torch_arch_list("2.10.0", "cu128"), "7.0;7.5;8.0;8.6;9.0;10.0;12.0");	/* archs:77 */
 	assert_null(kb_torch_arch_list("2.10.0", "cu130"));
 	assert_null(kb_torch_arch_list("2.4.0", "cpu"));
@@ -1250,14 +1252,15 @@ static void test_torch_for(void **state)
 	expect_torch_for(NULL, "10.3", NULL, "2.13.0", "cu132", "580.65.06");	/* B300 */
 	expect_torch_for(NULL, "6.1", NULL, "2.13.0", "cu126", "525.60.13");	/* archs:86 has 6.0 */
 	expect_torch_for(NULL, "5.3", NULL, "2.13.0", "cu126", "525.60.13");	/* Jetson Nano: 5.0 */
-	expect_torch_for(NULL, "3.7", NULL, "2.5.1", "cu118", "450.80.02");
+	expect_torch_for(NULL, "3.7", NULL, "2.7.1", "cu118", "450.80.02");
 	expect_torch_for("450.80.02", NULL, NULL, "2.7.1", "cu118", "450.80.02");
 	expect_torch_for("450.80.01", NULL, NULL, "1.12.1", "cu102", "440.33");
 	expect_torch_for("440.33", "7.5", "3.7", "1.12.1", "cu102", "440.33");
 	expect_torch_for("396.26", NULL, NULL, "1.7.1", "cu92", "396.26");
 	expect_torch_for(NULL, NULL, "3.14t", "2.13.0", "cu132", "580.65.06");
 	expect_torch_for(NULL, NULL, "3.9", "2.8.0", "cu129", "525.60.13");	/* torch_releases:43 */
-	expect_torch_for(NULL, "13.0", NULL, "2.13.0", "cu132", "580.65.06");	/* PTX only */
+	/* PTX only: JIT needs the driver of the toolkit itself (13.2), not the 13.x compatibility floor */
+	expect_torch_for(NULL, "13.0", NULL, "2.13.0", "cu132", "595.45.04");
 
 	/* driver too old for every wheel: cu92 (396.26) is the oldest */
 	assert_int_equal(kb_torch_for("396.25", NULL, NULL, &ch), -1);
@@ -1286,9 +1289,100 @@ static void test_torch_for(void **state)
 		assert_string_equal(ch.release.python, "");
 }
 
+/* Judging one variant: the known checks first, "no data" only for what would otherwise fit. */
+static void test_torch_judge(void **state)
+{
+	struct kb_torch_release rel;
+	struct kb_torch_fit fit;
+	struct kb_torch_variant v;
+	struct kb_torch_need need = { 0 };
+	char unknown[8][96];
+	int nunknown;
+
+	(void)state;
+	assert_int_equal(kb_torch_release("2.10.0", &rel), 0);
+	assert_true(find_variant("2.10.0", "cu126", &v));
+	need.ccs[need.nccs++] = "8.6";
+	kb_torch_judge(&rel, &v, &need, &fit);
+	assert_int_equal(fit.verdict, KB_TORCH_UNKNOWN_ARCHS);	/* no list for 2.10.0 cu126 */
+	need.driver = "470.82.01";	/* cu126 needs 525.60.13: the known reason wins over "no data" */
+	kb_torch_judge(&rel, &v, &need, &fit);
+	assert_int_equal(fit.verdict, KB_TORCH_DRIVER_TOO_OLD);
+	/* PTX only: the driver must reach the toolkit's own minimum, not the major's floor */
+	assert_int_equal(kb_torch_release("2.13.0", &rel), 0);
+	assert_true(find_variant("2.13.0", "cu130", &v));
+	need.ccs[0] = "13.0";
+	need.driver = "580.65.06";
+	kb_torch_judge(&rel, &v, &need, &fit);
+	assert_int_equal(fit.verdict, KB_TORCH_FITS);	/* 13.0 GA's own driver */
+	assert_true(fit.ptx);
+	need.ccs[0] = "8.6";
+	kb_torch_judge(&rel, &v, &need, &fit);
+	assert_false(fit.ptx);
+	/* every GPU must be served: a Kepler beside an Ampere rules cu130 out */
+	need.ccs[need.nccs++] = "3.7";
+	need.driver = NULL;
+	kb_torch_judge(&rel, &v, &need, &fit);
+	assert_int_equal(fit.verdict, KB_TORCH_NO_KERNELS);
+	/* companions: 2.13.0's torchaudio is unknown */
+	need.nccs = 1;
+	need.audio = true;
+	kb_torch_judge(&rel, &v, &need, &fit);
+	assert_int_equal(fit.verdict, KB_TORCH_UNKNOWN_COMPANION);
+	assert_string_equal(fit.vision, "0.28.0");
+	/* the newest for 8.6 with torchaudio: 2.12.1, and 2.13.0 is named as not judged */
+	assert_int_equal(kb_torch_newest(&need, &fit, unknown, 8, &nunknown), 0);
+	assert_string_equal(fit.release.version, "2.12.1");
+	assert_string_equal(fit.audio, "2.11.0");
+	assert_true(nunknown >= 1);
+	assert_non_null(strstr(unknown[0], "2.13.0"));
+	assert_non_null(strstr(unknown[0], "torchvision/torchaudio"));
+	/* a Kepler and an Ampere together: the last wheel with both */
+	need.audio = false;
+	need.ccs[need.nccs++] = "3.7";
+	assert_int_equal(kb_torch_newest(&need, &fit, unknown, 8, &nunknown), 0);
+	assert_string_equal(fit.release.version, "2.7.1");
+	assert_string_equal(fit.variant.variant, "cu118");
+	/* the same release in another variant: a CPU 2.5.1 on an RTX 4090 and driver 550 */
+	need.nccs = 1;
+	need.ccs[0] = "8.9";
+	need.driver = "550.54.14";
+	assert_int_equal(kb_torch_in_release("2.5.1", &need, &fit), 0);
+	assert_string_equal(fit.variant.variant, "cu124");
+	need.ccs[0] = "12.0";	/* Blackwell: 2.5.1 has no build for it */
+	assert_int_equal(kb_torch_in_release("2.5.1", &need, &fit), -1);
+}
+
+static void test_companions_and_arch_support(void **state)
+{
+	const char *vision, *audio, *source;
+	struct kb_arch_support sup;
+
+	(void)state;
+	assert_int_equal(kb_torch_companions("2.5.1", &vision, &audio, &source), 0);
+	assert_string_equal(vision, "0.20.1");
+	assert_string_equal(audio, "2.5.1");
+	assert_true(source[0] != '\0');
+	assert_int_equal(kb_torch_companions("2.0.0", &vision, &audio, NULL), 0);
+	assert_string_equal(vision, "0.15.1");
+	assert_int_equal(kb_torch_companions("9.9.9", &vision, &audio, NULL), -1);
+	assert_string_equal(vision, "");
+	assert_int_equal(kb_arch_support("3.7", &sup), 0);
+	assert_string_equal(sup.last_torch, "2.7.1");
+	assert_string_equal(sup.last_driver_branch, "470");
+	assert_int_equal(kb_arch_support("sm_61", &sup), 0);
+	assert_string_equal(sup.last_torch, "");	/* still served */
+	assert_string_equal(sup.last_driver_branch, "580");
+	assert_int_equal(kb_arch_support("8.6", &sup), 0);
+	assert_string_equal(sup.last_driver_branch, "");
+	assert_int_equal(kb_arch_support("2.0", &sup), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_torch_judge),
+		cmocka_unit_test(test_companions_and_arch_support),
 		cmocka_unit_test(test_tables_shape_and_sources),
 		cmocka_unit_test(test_table_keys_unique),
 		cmocka_unit_test(test_gpus_columns),
