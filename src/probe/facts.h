@@ -354,12 +354,15 @@ struct python_env {
 	char site_dirs[MAX_SITE_DIRS][FACT_PATH];	/* in import order */
 	int nsite;
 	int nsite_dropped;		/* site directories beyond MAX_SITE_DIRS */
+	char project[FACT_PATH];	/* the project whose .venv this is (pyproject.toml beside it), "" none */
+	char project_tool[16];		/* uv (uv.lock or [tool.uv]), poetry (poetry.lock or [tool.poetry]), pip, "" */
 	int torch;			/* index into torches of the torch it imports, -1 for none */
 	int torch_shadowed;		/* a second torch later on its path, hidden by the first; -1 */
 };
 
 #define MAX_TORCH_LIBS 24
 #define MAX_TORCH_WHEELS 16
+#define MAX_TORCH_PACKAGES 16
 #define MAX_TORCH_ARCHS 24
 
 /* A CUDA library libtorch_cuda.so needs, and where the loader would take it from. */
@@ -385,11 +388,15 @@ struct torch_install {
 	/* the nvidia-* wheels beside it: "nvidia_cudnn_cu12 9.1.0.70" */
 	char wheels[MAX_TORCH_WHEELS][64];
 	int nwheels;
+	/* packages beside it that move with torch: its companions, and builds against its ABI ("torchvision 0.20.1+cpu") */
+	char packages[MAX_TORCH_PACKAGES][64];
+	int npackages;
 	/* conda's records in the environment's conda-meta */
 	char conda_pytorch[64];		/* the pytorch package file: pytorch-2.3.1-py3.10_cpu_0 */
 	char conda_pytorch_cuda[16];	/* pytorch-cuda version, "" if none */
 	char conda_cudatoolkit[16];	/* cudatoolkit version, "" if none */
 	bool conda_cpuonly;
+	bool conda_vision, conda_audio;	/* torchvision / torchaudio records in conda-meta */
 	char version[48];		/* 2.1.0+cu121 */
 	char cuda[16];			/* torch.version.cuda, "" for None (a CPU or ROCm build) */
 	char hip[32];			/* torch.version.hip, "" for None */

@@ -158,6 +158,33 @@ static bool worth_listing(struct facts *f, const struct rootfs *fs, const char *
 	return false;
 }
 
+/*
+ * A venv named .venv inside a project (uv's and Poetry's in-project layout)
+ * belongs to the project beside it: the tool that manages it decides how
+ * packages change (editing pyproject.toml and syncing, not pip).
+ */
+static void read_project(const struct rootfs *fs, struct python_env *py)
+{
+	char project[FACT_PATH], path[FACT_PATH + 32], *text = NULL;
+
+	if (strcmp(path_basename(py->prefix), ".venv") != 0 || path_dirname(py->prefix, project, sizeof(project)) < 0 ||
+	    str_printf(path, sizeof(path), "%s/pyproject.toml", project) < 0 ||
+	    rootfs_read(fs, path, SMALL_FILE_MAX, &text, NULL, NULL, NULL) < 0)
+		return;
+	str_copy(py->project, sizeof(py->project), project);
+	if (str_printf(path, sizeof(path), "%s/uv.lock", project) == 0 && rootfs_exists(fs, path))
+		str_copy(py->project_tool, sizeof(py->project_tool), "uv");
+	else if (str_printf(path, sizeof(path), "%s/poetry.lock", project) == 0 && rootfs_exists(fs, path))
+		str_copy(py->project_tool, sizeof(py->project_tool), "poetry");
+	else if (strstr(text, "[tool.uv"))
+		str_copy(py->project_tool, sizeof(py->project_tool), "uv");
+	else if (strstr(text, "[tool.poetry"))
+		str_copy(py->project_tool, sizeof(py->project_tool), "poetry");
+	else
+		str_copy(py->project_tool, sizeof(py->project_tool), "pip");
+	free(text);
+}
+
 static int add_interpreter(struct facts *f, const struct rootfs *fs, const char *exe, const char *found_by, bool on_path,
 			   bool scanned)
 {
@@ -231,6 +258,7 @@ static int add_interpreter(struct facts *f, const struct rootfs *fs, const char 
 			version_from_lib(fs, prefix, py->version, sizeof(py->version));
 		path_dirname(home[0] ? home : "/usr/bin", base, sizeof(base));
 		site_dirs(f, fs, py, base, strcmp(value, "true") == 0, strcmp(value, "true") == 0);
+		read_project(fs, py);
 	} else {
 		if (!py->version[0])
 			version_from_lib(fs, prefix, py->version, sizeof(py->version));

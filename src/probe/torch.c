@@ -55,7 +55,41 @@ int torch_version_field(const char *text, const char *key, char *out, size_t out
 	return -1;
 }
 
-/* "nvidia_cudnn_cu12-9.1.0.70.dist-info" -> "nvidia_cudnn_cu12 9.1.0.70" */
+/*
+ * Packages that move when torch does: its companions, released in step with
+ * it, and those built against its C++ ABI or CUDA version, which a new torch
+ * leaves broken until they are reinstalled or rebuilt. Names as
+ * dist-info directories spell them (PEP 503 normalised to underscores).
+ */
+static const char *const moves_with_torch[] = {
+	"torchvision", "torchaudio", "torchtext", "torchdata", "xformers", "flash_attn", "bitsandbytes", "apex",
+	"detectron2", "mmcv", "mmcv_full", "pytorch3d", "torch_scatter", "torch_sparse", "torch_cluster",
+	"torch_spline_conv", "deepspeed", "vllm", "torch_tensorrt", "spconv", "natten", "causal_conv1d", "mamba_ssm",
+};
+
+/* "torchvision-0.20.1+cpu.dist-info" (or .egg-info) -> "torchvision 0.20.1+cpu" when it moves with torch. */
+static bool moves_with(const char *dirname, char *out, size_t outsz)
+{
+	char name[128], *dash, *dot;
+
+	if (!(str_ends_with(dirname, ".dist-info") || str_ends_with(dirname, ".egg-info")) ||
+	    str_copy(name, sizeof(name), dirname) < 0)
+		return false;
+	dot = strrchr(name, '.');
+	*dot = '\0';
+	if (!(dash = strchr(name, '-')))
+		return false;
+	*dash = '\0';
+	for (char *c = name; *c; c++)
+		if (*c == '-' || *c == '.')
+			*c = '_';
+	for (size_t i = 0; i < sizeof(moves_with_torch) / sizeof(moves_with_torch[0]); i++)
+		if (str_casecmp(name, moves_with_torch[i]) == 0)
+			return str_printf(out, outsz, "%s %s", moves_with_torch[i], dash + 1) == 0;
+	return false;
+}
+
+/* The nvidia-* wheels beside torch ("nvidia_cudnn_cu12 9.1.0.70") and the packages that move with it. */
 static void read_wheels(struct facts *f, const struct rootfs *fs, const char *site, struct torch_install *t)
 {
 	DIR *d = rootfs_opendir(fs, site);
@@ -66,6 +100,13 @@ static void read_wheels(struct facts *f, const struct rootfs *fs, const char *si
 	while ((de = readdir(d))) {
 		char name[128], *dash;
 
+		if (moves_with(de->d_name, name, sizeof(name))) {
+			if (t->npackages < MAX_TORCH_PACKAGES)
+				str_copy(t->packages[t->npackages++], sizeof(t->packages[0]), name);
+			else
+				facts_dropped(f, "packages beside torch that move with it", MAX_TORCH_PACKAGES, 1);
+			continue;
+		}
 		if (!str_starts_with(de->d_name, "nvidia_") || !str_ends_with(de->d_name, ".dist-info") ||
 		    str_copy(name, sizeof(name), de->d_name) < 0)
 			continue;
@@ -81,6 +122,7 @@ static void read_wheels(struct facts *f, const struct rootfs *fs, const char *si
 	closedir(d);
 	/* Directory order is the filesystem's: sort for a stable report. */
 	qsort(t->wheels, (size_t)t->nwheels, sizeof(t->wheels[0]), (int (*)(const void *, const void *))strcmp);
+	qsort(t->packages, (size_t)t->npackages, sizeof(t->packages[0]), (int (*)(const void *, const void *))strcmp);
 }
 
 /* conda-meta/NAME-VERSION-BUILD.json: the file names say enough. */
@@ -112,6 +154,10 @@ static void read_conda_meta(const struct rootfs *fs, const char *site, struct to
 			version_prefix(stem + 12, 2, t->conda_cudatoolkit, sizeof(t->conda_cudatoolkit));
 		else if (str_starts_with(stem, "cpuonly-"))
 			t->conda_cpuonly = true;
+		else if (str_starts_with(stem, "torchvision-"))
+			t->conda_vision = true;
+		else if (str_starts_with(stem, "torchaudio-"))
+			t->conda_audio = true;
 	}
 	closedir(d);
 	if (t->conda_pytorch[0] && strcmp(t->installer, "unknown") == 0)

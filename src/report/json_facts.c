@@ -363,6 +363,8 @@ static json_t *python_json(const struct python_facts *p)
 			"on_path", py->on_path, "selected", i == p->selected, "site_dirs", sites,
 			"torch", py->torch >= 0 ? json_integer(py->torch) : json_null(),
 			"torch_shadowed", py->torch_shadowed >= 0 ? json_integer(py->torch_shadowed) : json_null()));
+		json_object_set_new(json_array_get(envs, json_array_size(envs) - 1), "project", py->project[0] ?
+				    json_pack("{s:o, s:s}", "dir", json_text(py->project), "tool", py->project_tool) : json_null());
 	}
 	for (int i = 0; i < p->ntorch; i++) {
 		const struct torch_install *t = &p->torches[i];
@@ -387,10 +389,15 @@ static json_t *python_json(const struct python_facts *p)
 			for (int k = 0; k < t->nwheels; k++)
 				json_array_append_new(w, json_text(t->wheels[k]));
 			json_object_set_new(o, "nvidia_wheels", w);
+			w = json_array();
+			for (int k = 0; k < t->npackages; k++)
+				json_array_append_new(w, json_text(t->packages[k]));
+			json_object_set_new(o, "packages", w);
 			json_object_set_new(o, "conda", t->conda_pytorch[0] || t->conda_cpuonly ?
-				json_pack("{s:o, s:o, s:o, s:b}", "pytorch", str_or_null(t->conda_pytorch),
+				json_pack("{s:o, s:o, s:o, s:b, s:b, s:b}", "pytorch", str_or_null(t->conda_pytorch),
 					  "pytorch_cuda", str_or_null(t->conda_pytorch_cuda),
-					  "cudatoolkit", str_or_null(t->conda_cudatoolkit), "cpuonly", t->conda_cpuonly) :
+					  "cudatoolkit", str_or_null(t->conda_cudatoolkit), "cpuonly", t->conda_cpuonly,
+					  "torchvision", t->conda_vision, "torchaudio", t->conda_audio) :
 				json_null());
 		}
 		json_object_set_new(o, "cuda_libraries", libs);

@@ -115,6 +115,17 @@ const char *str_casestr(const char *haystack, const char *needle)
 	return n == 0 ? haystack : NULL;
 }
 
+/* See str.h: ASCII letters only, so the result never depends on the locale. */
+int str_casecmp(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		int ca = char_lower((unsigned char)*a), cb = char_lower((unsigned char)*b);
+
+		if (ca != cb || !ca)
+			return ca - cb;
+	}
+}
+
 static int hex_value(int c)
 {
 	if (c >= '0' && c <= '9')

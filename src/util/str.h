@@ -32,6 +32,8 @@ int char_lower(int c);
 
 /* Case-insensitive ASCII substring search. */
 const char *str_casestr(const char *haystack, const char *needle);
+/* strcmp ignoring ASCII case, without the locale. */
+int str_casecmp(const char *a, const char *b);
 
 /*
  * Parse an unsigned decimal or 0x-prefixed hex number occupying all of s
