@@ -46,11 +46,11 @@ say =
 endif
 CPPFLAGS += -DGD_VERSION='"$(VERSION)"'
 
-SRC_LIB := $(sort $(wildcard src/util/*.c src/cause/*.c src/nvidia/*.c src/probe/*.c src/probe/driver/*.c src/rules/*.c src/explain/*.c src/compute/*.c src/report/*.c src/kb/*.c src/cmd/*.c))
+SRC_LIB := $(sort $(wildcard src/util/*.c src/cause/*.c src/nvidia/*.c src/probe/*.c src/probe/driver/*.c src/rules/*.c src/explain/*.c src/compute/*.c src/report/*.c src/kb/*.c src/plan/*.c src/fix/*.c src/cmd/*.c))
 SRC_MAIN := src/main.c
 # The knowledge tables compiled in; each needs its reader in src/kb/.
 KB_TABLES := cuda_driver cuda_archs cudnn error_codes gpus gpu_peaks torch_releases torch_variants torch_archs \
-	explain_signatures xid sm_throughput torch_companions arch_support
+	explain_signatures xid sm_throughput torch_companions arch_support driver_install cuda_images image_python
 GEN := $(patsubst %,build/gen/kb_%.c,$(KB_TABLES)) build/gen/explain_db.c build/gen/kernels_ptx.c \
 	build/gen/cause_table.c build/gen/cause_ids.h build/gen/causes-checked
 

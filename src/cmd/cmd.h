@@ -47,6 +47,9 @@ struct cmd_options {
 	bool seeds_compat;		/* bench --seeds-compat */
 	/* kb */
 	const char *kb_driver, *kb_gpu, *kb_python;
+	/* fix: what to write (the report, or the plan as a file), and --venv DIR */
+	enum fix_output { FIX_REPORT, FIX_SCRIPT, FIX_REQUIREMENTS, FIX_CONDA_ENV, FIX_DOCKERFILE } fix_output;
+	const char *fix_venv;
 	/* operands after the command name */
 	char **args;
 	int nargs;
@@ -66,7 +69,7 @@ struct command {
 	bool operands;			/* takes operands after its options */
 };
 
-extern const struct command cmd_doctor, cmd_info, cmd_explain, cmd_test, cmd_bench, cmd_kb;
+extern const struct command cmd_doctor, cmd_info, cmd_explain, cmd_test, cmd_bench, cmd_kb, cmd_fix;
 
 /*
  * A report on its way to standard output: renderers write into fp (memory);

@@ -146,6 +146,27 @@ static int apply(enum cmd_option_id id, const char *value, struct cmd_options *o
 	case OPT_KB_PYTHON:
 		o->kb_python = value;
 		break;
+	case OPT_FIX_SCRIPT:
+	case OPT_FIX_REQUIREMENTS:
+	case OPT_FIX_CONDA_ENV:
+	case OPT_FIX_DOCKERFILE: {
+		enum fix_output want = id == OPT_FIX_SCRIPT ? FIX_SCRIPT : id == OPT_FIX_REQUIREMENTS ? FIX_REQUIREMENTS :
+				       id == OPT_FIX_CONDA_ENV ? FIX_CONDA_ENV : FIX_DOCKERFILE;
+
+		if (o->fix_output != FIX_REPORT && o->fix_output != want) {
+			cmd_error("gpudoctor: --script, --requirements, --conda-env and --dockerfile exclude each other");
+			return -1;
+		}
+		o->fix_output = want;
+		break;
+	}
+	case OPT_FIX_VENV:
+		if (!value[0]) {
+			cmd_error("gpudoctor: --venv needs a directory");
+			return -1;
+		}
+		o->fix_venv = value;
+		break;
 	}
 	return 0;
 }

@@ -20,8 +20,11 @@ static void take_doctor_fix(struct explain_cause *c, const struct finding *f)
 		keep[nkeep++] = c->fix[i];
 	c->nfix = 0;
 	for (int i = 0; i < f->nfix && c->nfix < FINDING_MAX_FIX; i++) {
+		if (f->fix[i].alt)
+			continue;	/* the doctor's alternatives stay in its report */
 		c->fix[c->nfix].text = str_dup(f->fix[i].text);
 		c->fix[c->nfix].command = f->fix[i].command ? str_dup(f->fix[i].command) : NULL;
+		c->fix[c->nfix].alt = 0;
 		c->nfix++;
 	}
 	for (int i = 0; i < nkeep; i++) {

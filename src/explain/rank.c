@@ -69,6 +69,7 @@ static void add_fix(struct explain_cause *c, const char *text, const char *comma
 			return;
 	c->fix[c->nfix].text = str_dup(text);
 	c->fix[c->nfix].command = command && command[0] ? str_dup(command) : NULL;
+	c->fix[c->nfix].alt = 0;
 	c->nfix++;
 }
 

@@ -44,7 +44,8 @@ struct kb_table {
 extern const struct kb_table kb_table_cuda_driver, kb_table_cuda_archs, kb_table_cudnn, kb_table_error_codes,
 	kb_table_gpus, kb_table_gpu_peaks, kb_table_torch_releases,
 	kb_table_torch_variants, kb_table_torch_archs, kb_table_explain_signatures, kb_table_xid,
-	kb_table_sm_throughput, kb_table_torch_companions, kb_table_arch_support;
+	kb_table_sm_throughput, kb_table_torch_companions, kb_table_arch_support, kb_table_driver_install,
+	kb_table_cuda_images, kb_table_image_python;
 
 /* A row of data/gpus.tsv; strings are static. */
 struct kb_gpu {
@@ -156,6 +157,9 @@ int kb_torch_newest(const struct kb_torch_need *need, struct kb_torch_fit *out, 
 /* The fitting variant of one release (the newest CUDA among them); -1 when none fits. */
 int kb_torch_in_release(const char *version, const struct kb_torch_need *need, struct kb_torch_fit *out);
 
+/* The oldest release newer than `after` with a fitting variant (the smallest step up); -1 when none. */
+int kb_torch_nearest(const char *after, const struct kb_torch_need *need, struct kb_torch_fit *out);
+
 /* torchvision and torchaudio released with a torch version (data/torch_companions.tsv); "" unknown. -1 no row. */
 int kb_torch_companions(const char *version, const char **vision, const char **audio, const char **source);
 
@@ -165,6 +169,26 @@ struct kb_arch_support {
 	const char *sm, *arch, *last_torch, *last_torch_variant, *last_cuda_toolkit, *last_driver_branch, *note, *source;
 };
 int kb_arch_support(const char *cc, struct kb_arch_support *out);
+
+/* A row of data/driver_install.tsv: one way to install the driver on a distribution family. Strings static. */
+struct kb_driver_install {
+	size_t row;
+	const char *distro, *releases, *flavour, *branch, *serves, *kernel, *steps, *setup, *note, *source;
+};
+/* The rows of a distribution family ("ubuntu", "rhel"...) in the table's order of preference; returns how many. */
+int kb_driver_install_rows(const char *distro, struct kb_driver_install *out, int max);
+/* Whether os-release's VERSION_ID is in a releases cell ("22.04,24.04", "9" also matches "9.4", "*" anything). */
+bool kb_release_matches(const char *list, const char *version_id);
+/* Whether compute capability cc ("8.6") is in a serves cell ("5.0-9.0", "7.5-", "-"). */
+bool kb_cc_in_range(const char *range, const char *cc);
+
+/* A row of data/cuda_images.tsv: an nvidia/cuda image set. */
+struct kb_cuda_image {
+	size_t row;
+	const char *cuda, *os, *flavours, *example_tag, *note, *source;
+};
+/* The newest point release of CUDA major.minor cuda ("12.4") built on os ("ubuntu22.04"); -1 when none. */
+int kb_cuda_image(const char *cuda, const char *os, struct kb_cuda_image *out);
 
 /* A row of data/cuda_archs.tsv: when nvcc gained and lost an sm_XX target. */
 struct kb_sm {

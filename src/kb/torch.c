@@ -376,3 +376,23 @@ int kb_torch_newest(const struct kb_torch_need *need, struct kb_torch_fit *out, 
 	free(order);
 	return rc;
 }
+
+/* See kb.h. The releases after `after`, oldest first; a table without them answers -1. */
+int kb_torch_nearest(const char *after, const struct kb_torch_need *need, struct kb_torch_fit *out)
+{
+	const struct kb_table *t = &kb_table_torch_releases;
+	const char *best = NULL;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *version = kb_field(t, r, "torch");
+		struct kb_torch_fit fit;
+
+		if (version_compare(version, after) <= 0 || (best && version_compare(version, best) >= 0) ||
+		    kb_torch_in_release(version, need, &fit) < 0)
+			continue;
+		best = version;
+		*out = fit;
+	}
+	return best ? 0 : -1;
+}

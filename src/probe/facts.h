@@ -356,6 +356,9 @@ struct python_env {
 	int nsite_dropped;		/* site directories beyond MAX_SITE_DIRS */
 	char project[FACT_PATH];	/* the project whose .venv this is (pyproject.toml beside it), "" none */
 	char project_tool[16];		/* uv (uv.lock or [tool.uv]), poetry (poetry.lock or [tool.poetry]), pip, "" */
+	char venv_tool[16];		/* what made the venv (pyvenv.cfg): uv, virtualenv, venv; "" when not a venv */
+	bool pip;			/* pip is importable from its site directories (uv's venvs have none) */
+	bool externally_managed;	/* PEP 668: an EXTERNALLY-MANAGED file marks the distribution's interpreter */
 	int torch;			/* index into torches of the torch it imports, -1 for none */
 	int torch_shadowed;		/* a second torch later on its path, hidden by the first; -1 */
 };
@@ -441,6 +444,8 @@ struct python_facts {
 	struct torch_deep deep;
 	int unlisted;			/* environments found and looked into, without torch, not listed */
 	char uv[FACT_PATH];		/* uv on PATH, "" when none: fixes then offer `uv pip` too */
+	char conda[FACT_PATH];		/* conda (or mamba) on PATH or in the diagnosed conda install, "" */
+	char poetry[FACT_PATH];		/* poetry on PATH, "" */
 };
 
 /* A bound that dropped data: what, the bound, and how many were left out. */

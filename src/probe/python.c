@@ -251,8 +251,12 @@ static int add_interpreter(struct facts *f, const struct rootfs *fs, const char 
 					str_copy(value, sizeof(value), str_trim(eq + 1));
 				else if (strcmp(str_trim(line), "version") == 0 || strcmp(line, "version_info") == 0)
 					version_prefix(str_trim(eq + 1), 2, py->version, sizeof(py->version));
+				else if (strcmp(line, "uv") == 0 || strcmp(line, "virtualenv") == 0)
+					str_copy(py->venv_tool, sizeof(py->venv_tool), line);
 			}
 		}
+		if (!py->venv_tool[0])
+			str_copy(py->venv_tool, sizeof(py->venv_tool), "venv");
 		free(cfg);
 		if (!py->version[0])
 			version_from_lib(fs, prefix, py->version, sizeof(py->version));
@@ -272,7 +276,13 @@ static int add_interpreter(struct facts *f, const struct rootfs *fs, const char 
 		else
 			py->kind = PY_OTHER;
 		site_dirs(f, fs, py, py->kind == PY_SYSTEM ? "/usr" : prefix, true, true);
+		if (py->version[0] && str_printf(cfg_path, sizeof(cfg_path), "%s/lib/python%s/EXTERNALLY-MANAGED", prefix,
+						 py->version) == 0)
+			py->externally_managed = rootfs_exists(fs, cfg_path);
 	}
+	for (int i = 0; i < py->nsite && !py->pip; i++)
+		py->pip = str_printf(cfg_path, sizeof(cfg_path), "%s/pip/__init__.py", py->site_dirs[i]) == 0 &&
+			  rootfs_exists(fs, cfg_path);
 	return p->count++;
 }
 
@@ -296,6 +306,30 @@ bool probe_find_on_path(const struct facts *f, const struct rootfs *fs, const ch
 		}
 	}
 	return false;
+}
+
+/*
+ * conda's own command: on PATH (condabin after `conda init`, or mamba), else
+ * in the install the diagnosed conda environment belongs to (PREFIX, or
+ * PREFIX/../.. for one under envs/).
+ */
+static void find_conda(struct facts *f, const struct rootfs *fs)
+{
+	static const char *const names[] = { "conda", "mamba", "micromamba" };
+	const struct python_env *py = f->python.selected >= 0 ? &f->python.envs[f->python.selected] : NULL;
+	char base[FACT_PATH], up[FACT_PATH], exe[FACT_PATH];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (probe_find_on_path(f, fs, names[i], f->python.conda, sizeof(f->python.conda)))
+			return;
+	if (!py || py->kind != PY_CONDA)
+		return;
+	str_copy(base, sizeof(base), py->prefix);
+	if (path_dirname(base, up, sizeof(up)) == 0 && strcmp(path_basename(up), "envs") == 0)
+		path_dirname(up, base, sizeof(base));
+	if ((str_printf(exe, sizeof(exe), "%s/condabin/conda", base) == 0 && rootfs_exists(fs, exe)) ||
+	    (str_printf(exe, sizeof(exe), "%s/bin/conda", base) == 0 && rootfs_exists(fs, exe)))
+		str_copy(f->python.conda, sizeof(f->python.conda), exe);
 }
 
 static void scan_path(struct facts *f, const struct rootfs *fs)
@@ -504,6 +538,8 @@ void probe_python(struct facts *f, const struct probe_ctx *ctx)
 		str_copy(p->selected_reason, sizeof(p->selected_reason), "the first interpreter found");
 	}
 	probe_find_on_path(f, fs, "uv", p->uv, sizeof(p->uv));
+	probe_find_on_path(f, fs, "poetry", p->poetry, sizeof(p->poetry));
+	find_conda(f, fs);
 	if (p->unlisted)
 		facts_note(f, "%d more Python environments hold no torch and are not listed", p->unlisted);
 	for (int i = 0; i < p->count; i++)

@@ -363,8 +363,15 @@ static json_t *python_json(const struct python_facts *p)
 			"on_path", py->on_path, "selected", i == p->selected, "site_dirs", sites,
 			"torch", py->torch >= 0 ? json_integer(py->torch) : json_null(),
 			"torch_shadowed", py->torch_shadowed >= 0 ? json_integer(py->torch_shadowed) : json_null()));
-		json_object_set_new(json_array_get(envs, json_array_size(envs) - 1), "project", py->project[0] ?
-				    json_pack("{s:o, s:s}", "dir", json_text(py->project), "tool", py->project_tool) : json_null());
+		{
+			json_t *o = json_array_get(envs, json_array_size(envs) - 1);
+
+			json_object_set_new(o, "project", py->project[0] ? json_pack("{s:o, s:s}", "dir",
+				json_text(py->project), "tool", py->project_tool) : json_null());
+			json_object_set_new(o, "venv_tool", str_or_null(py->venv_tool));
+			json_object_set_new(o, "pip", json_boolean(py->pip));
+			json_object_set_new(o, "externally_managed", json_boolean(py->externally_managed));
+		}
 	}
 	for (int i = 0; i < p->ntorch; i++) {
 		const struct torch_install *t = &p->torches[i];
@@ -414,8 +421,9 @@ static json_t *python_json(const struct python_facts *p)
 	for (int i = 0; i < d->ndevices; i++)
 		json_array_append_new(devices, json_pack("{s:o, s:o, s:o}", "name", json_text(d->devices[i].name),
 			"capability", str_or_null(d->devices[i].cc), "tensor_test", str_or_null(d->devices[i].test)));
-	out = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:{s:b, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f, s:o, s:o}}",
-		"status", status_json(&p->status), "uv", str_or_null(p->uv), "selected", p->selected >= 0 ? json_integer(p->selected) : json_null(),
+	out = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:{s:b, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f, s:o, s:o}}",
+		"status", status_json(&p->status), "uv", str_or_null(p->uv), "conda", str_or_null(p->conda),
+		"poetry", str_or_null(p->poetry), "selected", p->selected >= 0 ? json_integer(p->selected) : json_null(),
 		"selected_reason", str_or_null(p->selected_reason), "interpreters", envs, "torch", torches,
 		"deep", "ran", d->ran, "ok", d->ok, "error", str_or_null(d->error), "version", str_or_null(d->version),
 		"cuda", str_or_null(d->cuda), "available", tristate(d->available),

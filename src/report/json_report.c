@@ -12,15 +12,20 @@ static json_t *finding_json(const struct finding *f)
 		json_array_append_new(ev, json_pack("{s:o, s:o, s:o}", "fact", json_text(f->evidence[i].fact),
 						    "value", json_text(f->evidence[i].value),
 						    "source", json_text(f->evidence[i].source)));
+	json_t *alts = json_array();
+
 	for (int i = 0; i < f->nfix; i++)
-		json_array_append_new(fix, json_pack("{s:o, s:o}", "text", json_text(f->fix[i].text), "command",
-						     f->fix[i].command ? json_text(f->fix[i].command) : json_null()));
+		json_array_append_new(fix, json_pack("{s:o, s:o, s:i}", "text", json_text(f->fix[i].text), "command",
+						     f->fix[i].command ? json_text(f->fix[i].command) : json_null(),
+						     "alternative", f->fix[i].alt));
+	for (int i = 0; i < f->nalt; i++)
+		json_array_append_new(alts, json_text(f->alt_titles[i]));
 	for (int i = 0; i < f->nblocked; i++)
 		json_array_append_new(blocked, json_string(cause_name(f->blocked_by[i])));
-	json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "id", cause_name(f->cause), "severity", severity_name(f->severity),
-			      "stage", stage_name(f->stage),
+	json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "id", cause_name(f->cause),
+			      "severity", severity_name(f->severity), "stage", stage_name(f->stage),
 			      "title", json_text(f->title), "detail", json_text(f->detail ? f->detail : ""),
-			      "evidence", ev, "fix", fix, "blocked_by", blocked);
+			      "evidence", ev, "fix", fix, "alternatives", alts, "blocked_by", blocked);
 
 	/* present only when a bound left something out */
 	if (o && f->evidence_dropped)

@@ -45,11 +45,20 @@ static void finding_section(FILE *out, const struct finding *f)
 			fprintf(out, "- (%d more not shown)\n", f->evidence_dropped);
 	}
 	if (f->nfix) {
-		fprintf(out, "\nFix:\n");
-		for (int i = 0; i < f->nfix; i++) {
-			fprintf(out, "%d. %s\n", i + 1, f->fix[i].text);
-			if (f->fix[i].command)
-				fprintf(out, "   ```sh\n   %s\n   ```\n", f->fix[i].command);
+		for (int alt = 0; alt <= f->nalt; alt++) {
+			int n = 0;
+
+			if (alt == 0)
+				fprintf(out, "\nFix:\n");
+			else
+				fprintf(out, "\nOr instead, %s:\n", f->alt_titles[alt - 1]);
+			for (int i = 0; i < f->nfix; i++) {
+				if (f->fix[i].alt != alt)
+					continue;
+				fprintf(out, "%d. %s\n", ++n, f->fix[i].text);
+				if (f->fix[i].command)
+					fprintf(out, "   ```sh\n   %s\n   ```\n", f->fix[i].command);
+			}
 		}
 		if (f->fix_dropped)
 			fprintf(out, "\n(%d more steps not shown)\n", f->fix_dropped);

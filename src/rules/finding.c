@@ -90,26 +90,63 @@ void finding_evidence(struct finding *f, const char *fact, const char *source, c
 	va_end(ap);
 }
 
-/*
- * Add a fix step; command (may be NULL: text only) is copied, text formatted; f owns both. Past
- * FINDING_MAX_FIX the step is only counted in fix_dropped. NULL f is ignored.
- */
-void finding_fix(struct finding *f, const char *command, const char *text_fmt, ...)
+static void add_fix(struct finding *f, int alt, const char *command, const char *fmt, va_list ap)
 {
 	struct fix_step *s;
-	va_list ap;
 
-	if (!f)
-		return;
-	if (f->nfix >= FINDING_MAX_FIX) {
+	if (f->nfix >= FINDING_MAX_FIX || alt < 0 || alt > f->nalt) {
 		f->fix_dropped++;
 		return;
 	}
 	s = &f->fix[f->nfix++];
 	s->command = command ? str_dup(command) : NULL;
+	s->text = str_vdupf(fmt, ap);
+	s->alt = alt;
+}
+
+/*
+ * Add a fix step to the group being filled (the fix, or the alternative finding_alternative started);
+ * command (may be NULL: text only) is copied, text formatted; f owns both. Past FINDING_MAX_FIX the step is
+ * only counted in fix_dropped. NULL f is ignored.
+ */
+void finding_fix(struct finding *f, const char *command, const char *text_fmt, ...)
+{
+	va_list ap;
+
+	if (!f)
+		return;
 	va_start(ap, text_fmt);
-	s->text = str_vdupf(text_fmt, ap);
+	add_fix(f, f->filling, command, text_fmt, ap);
 	va_end(ap);
+}
+
+/* See finding.h; alt 0 is the fix itself, alt k the k-th alternative (which must have been started). */
+void finding_fix_alt(struct finding *f, int alt, const char *command, const char *text_fmt, ...)
+{
+	va_list ap;
+
+	if (!f)
+		return;
+	va_start(ap, text_fmt);
+	add_fix(f, alt, command, text_fmt, ap);
+	va_end(ap);
+}
+
+/* See finding.h. Past FINDING_MAX_ALTS the title is dropped and the steps that follow are only counted. */
+void finding_alternative(struct finding *f, const char *title_fmt, ...)
+{
+	va_list ap;
+
+	if (!f)
+		return;
+	if (f->nalt >= FINDING_MAX_ALTS) {
+		f->filling = -1;	/* steps from here on are dropped */
+		return;
+	}
+	va_start(ap, title_fmt);
+	f->alt_titles[f->nalt++] = str_vdupf(title_fmt, ap);
+	va_end(ap);
+	f->filling = f->nalt;
 }
 
 static void add_link(enum cause_id *list, int *n, enum cause_id cause)
@@ -178,6 +215,8 @@ void finding_release(struct finding *f)
 		free(f->fix[j].text);
 		free(f->fix[j].command);
 	}
+	for (int j = 0; j < f->nalt; j++)
+		free(f->alt_titles[j]);
 	memset(f, 0, sizeof(*f));
 }
 

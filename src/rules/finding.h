@@ -17,7 +17,8 @@
 #include "cause/cause.h"
 
 #define FINDING_MAX_EVIDENCE 12
-#define FINDING_MAX_FIX 8
+#define FINDING_MAX_FIX 32
+#define FINDING_MAX_ALTS 4
 #define FINDING_MAX_BLOCKERS 8
 #define FINDING_MAX_LINKS 6
 
@@ -30,6 +31,7 @@ struct evidence {
 struct fix_step {
 	char *text;	/* what to do and why */
 	char *command;	/* exact command, or NULL */
+	int alt;	/* 0: a step of the fix; k: a step of the k-th alternative (alt_titles[k - 1]) */
 };
 
 /* Directions for the reconcile step; see rules/reconcile.h. */
@@ -53,9 +55,12 @@ struct finding {
 	struct evidence evidence[FINDING_MAX_EVIDENCE];
 	int nevidence;
 	int evidence_dropped;		/* added past FINDING_MAX_EVIDENCE: counted, shown as a count */
-	struct fix_step fix[FINDING_MAX_FIX];
+	struct fix_step fix[FINDING_MAX_FIX];	/* grouped by alt when shown; order kept within a group */
 	int nfix;
 	int fix_dropped;
+	char *alt_titles[FINDING_MAX_ALTS];	/* the alternatives to the fix, each a whole path instead of it */
+	int nalt;
+	int filling;			/* the group finding_fix adds to: 0 the fix, k alternative k, -1 none (full) */
 	enum cause_id blocked_by[FINDING_MAX_BLOCKERS];	/* causes present that this follows from */
 	int nblocked;
 	unsigned origin;		/* which check made it, and its order there: the last tiebreak */
@@ -81,6 +86,15 @@ void finding_evidence(struct finding *f, const char *fact, const char *source, c
 	__attribute__((format(printf, 4, 5)));
 void finding_fix(struct finding *f, const char *command, const char *text_fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * Start an alternative: the finding_fix calls after it are its steps, a
+ * whole path instead of the fix ("disable Secure Boot instead"). Past
+ * FINDING_MAX_ALTS its steps are counted in fix_dropped.
+ */
+void finding_alternative(struct finding *f, const char *title_fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A step for the fix (alt 0) or alternative alt of f, whichever group finding_fix is filling. */
+void finding_fix_alt(struct finding *f, int alt, const char *command, const char *text_fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* Reconcile directions (at most FINDING_MAX_LINKS of each). */
 void finding_joins(struct finding *f, enum cause_id target);

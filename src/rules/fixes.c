@@ -1,72 +1,73 @@
 #include "rules/fixes.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "kb/kb.h"
 #include "util/str.h"
 
-static bool id_is(const struct facts *facts, const char *id)
+/* Steps of a plan path as fix steps of f, in the group f is filling; verification by gpudoctor itself left out. */
+static void add_path_steps(struct finding *f, const struct plan_path *p)
 {
-	return strcmp(facts->system.os_id, id) == 0 || strstr(facts->system.os_id_like, id) != NULL;
+	for (int i = 0; i < p->nsteps; i++) {
+		const struct plan_step *s = &p->steps[i];
+
+		if (s->kind == STEP_VERIFY && str_starts_with(s->command, "gpudoctor"))
+			continue;
+		if (s->content[0])
+			finding_fix(f, s->command[0] ? s->command : NULL, "%s:\n%s", s->why, s->content);
+		else
+			finding_fix(f, s->command[0] ? s->command : NULL, "%s", s->why);
+	}
 }
 
 /*
- * From os-release's ID, then ID_LIKE as a substring, Ubuntu and its derivatives tested first (they are
- * also debian-like). Never fails: DISTRO_UNKNOWN gets text-only steps.
- */
-enum distro distro_of(const struct facts *facts)
-{
-	if (strcmp(facts->system.os_id, "ubuntu") == 0 || strcmp(facts->system.os_id, "pop") == 0 ||
-	    strcmp(facts->system.os_id, "linuxmint") == 0 || id_is(facts, "ubuntu"))
-		return DISTRO_UBUNTU;
-	if (id_is(facts, "debian"))
-		return DISTRO_DEBIAN;
-	if (strcmp(facts->system.os_id, "fedora") == 0)
-		return DISTRO_FEDORA;
-	if (id_is(facts, "rhel") || id_is(facts, "centos") || id_is(facts, "rocky") || id_is(facts, "almalinux"))
-		return DISTRO_RHEL;
-	if (id_is(facts, "arch"))
-		return DISTRO_ARCH;
-	if (id_is(facts, "suse") || id_is(facts, "opensuse"))
-		return DISTRO_SUSE;
-	return DISTRO_UNKNOWN;
-}
-
-/*
- * Appends the distribution's install steps (text only when the distribution is unknown), then a reboot.
- * Only adds fix steps: f may be NULL, as finding_fix allows; nothing is run.
+ * Appends the driver install steps the planner gives this machine (data/driver_install.tsv), reboot
+ * included; a text-only step where the distribution is unknown. Only adds fix steps: nothing is run.
  */
 void fix_install_driver(struct finding *f, const struct facts *facts)
 {
-	switch (distro_of(facts)) {
-	case DISTRO_UBUNTU:
-		finding_fix(f, "sudo ubuntu-drivers install", "install the recommended NVIDIA driver for this GPU");
-		break;
-	case DISTRO_DEBIAN:
-		finding_fix(f, NULL, "enable the contrib, non-free and non-free-firmware components in /etc/apt/sources.list");
-		finding_fix(f, "sudo apt-get update && sudo apt-get install nvidia-driver firmware-misc-nonfree",
-			    "install Debian's NVIDIA driver (DKMS builds the module for the running kernel)");
-		break;
-	case DISTRO_FEDORA:
-		finding_fix(f, "sudo dnf install akmod-nvidia xorg-x11-drv-nvidia-cuda",
-			    "with the RPM Fusion non-free repository enabled, install the driver and its CUDA libraries");
-		break;
-	case DISTRO_RHEL:
-		finding_fix(f, "sudo dnf module install nvidia-driver:latest-dkms",
-			    "with NVIDIA's CUDA repository for this release enabled, install the DKMS driver");
-		break;
-	case DISTRO_ARCH:
-		finding_fix(f, "sudo pacman -S nvidia-open nvidia-utils", "install the driver (nvidia for GPUs before Turing)");
-		break;
-	case DISTRO_SUSE:
-		finding_fix(f, "sudo zypper install-new-recommends --repo NVIDIA",
-			    "with NVIDIA's repository added, install the recommended driver packages");
-		break;
-	case DISTRO_UNKNOWN:
-		finding_fix(f, NULL, "install the NVIDIA driver from your distribution, or NVIDIA's installer from https://www.nvidia.com/Download/index.aspx");
-		break;
+	struct plan_machine m;
+	struct plan_path *p = calloc(1, sizeof(*p));
+	char why[240];
+
+	if (!p)
+		return;
+	plan_machine_from_facts(facts, &m);
+	if (plan_driver_steps(&m, NULL, p, why, sizeof(why)) == 0)
+		add_path_steps(f, p);
+	else
+		finding_fix(f, NULL, "no install route in the tables fits: %s", why);
+	free(p);
+}
+
+/* See fixes.h: the plan's path as the fix, up to three of its alternatives after it. */
+void fix_from_plan(struct finding *f, const struct plan *plan)
+{
+	if (plan->npaths == 0) {
+		finding_fix(f, NULL, "no checked way to a working PyTorch: %s (`gpudoctor fix` shows what was tried)",
+			    plan->note);
+		return;
 	}
-	finding_fix(f, "sudo reboot", "reboot so the new kernel module loads");
+	add_path_steps(f, &plan->paths[0]);
+	for (int i = 1; i < plan->npaths && i <= 3; i++) {
+		finding_alternative(f, "%s (%s)", plan->paths[i].title, plan->paths[i].tradeoff);
+		add_path_steps(f, &plan->paths[i]);
+	}
+}
+
+/* See fixes.h. */
+void fix_torch_plan(struct finding *f, const struct facts *facts, enum plan_problem problem)
+{
+	struct plan *plan;
+	struct plan_machine m;
+
+	if (!f || !(plan = malloc(sizeof(*plan))))
+		return;
+	plan_machine_from_facts(facts, &m);
+	plan_torch(&m, problem, plan);
+	fix_from_plan(f, plan);
+	free(plan);
 }
 
 /* Appends one step: the distribution's initramfs tool, or a text-only step when it is unknown. */
@@ -127,22 +128,4 @@ void fix_rebuild_module(struct finding *f, const struct facts *facts)
 	str_printf(cmd, sizeof(cmd), "sudo dkms autoinstall -k %s", rel);
 	finding_fix(f, cmd, "build the NVIDIA module for the running kernel");
 	finding_fix(f, "sudo modprobe nvidia", "load it (or reboot)");
-}
-
-/*
- * See fixes.h. Judges by the first PCI GPU's compute capability and the selected interpreter's Python,
- * either ignored when unknown. Adds nothing when no build fits or the command does not fit 512 bytes.
- */
-void fix_torch_for_driver(struct finding *f, const struct facts *facts, const char *driver)
-{
-	const char *cc = facts->pci.count > 0 && facts->pci.gpus[0].cc[0] ? facts->pci.gpus[0].cc : NULL;
-	const char *python = facts->python.selected >= 0 && facts->python.envs[facts->python.selected].version[0] ?
-			     facts->python.envs[facts->python.selected].version : NULL;
-	struct kb_torch_choice ch;
-	char cmd[512];
-
-	if (kb_torch_for(driver, cc, python, &ch) < 0 || kb_torch_pip_command(&ch.variant, cmd, sizeof(cmd)) < 0)
-		return;
-	finding_fix(f, cmd, "or keep driver %s: the newest PyTorch build that runs on it%s is %s with %s (CUDA %s)",
-		    driver, cc ? " and this GPU" : "", ch.release.version, ch.variant.variant, ch.variant.cuda);
 }

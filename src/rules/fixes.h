@@ -6,26 +6,17 @@
 #ifndef GD_RULES_FIXES_H
 #define GD_RULES_FIXES_H
 
+#include "plan/plan.h"
 #include "probe/facts.h"
 #include "rules/finding.h"
-
-enum distro {
-	DISTRO_UNKNOWN,
-	DISTRO_UBUNTU,
-	DISTRO_DEBIAN,
-	DISTRO_FEDORA,
-	DISTRO_RHEL,	/* RHEL, Rocky, Alma, CentOS */
-	DISTRO_ARCH,
-	DISTRO_SUSE,
-};
-
-enum distro distro_of(const struct facts *facts);
 
 void fix_install_driver(struct finding *f, const struct facts *facts);
 void fix_blacklist_nouveau(struct finding *f, const struct facts *facts);
 void fix_rebuild_module(struct finding *f, const struct facts *facts);
 void fix_rebuild_initramfs(struct finding *f, const struct facts *facts);
-/* "or keep this driver": the newest PyTorch wheel that runs on it and the first GPU. */
-void fix_torch_for_driver(struct finding *f, const struct facts *facts, const char *driver);
+/* A plan's path as f's fix steps and its alternatives as f's alternatives (at most three). */
+void fix_from_plan(struct finding *f, const struct plan *plan);
+/* The planner's way to a working PyTorch for problem on this machine, as f's fix (plan/plan.h). */
+void fix_torch_plan(struct finding *f, const struct facts *facts, enum plan_problem problem);
 
 #endif

@@ -82,9 +82,17 @@ static void merge(struct finding *target, struct finding *f)
 	for (int i = 0; i < f->nevidence; i++)
 		finding_evidence(target, f->evidence[i].fact, f->evidence[i].source, "%s", f->evidence[i].value);
 	target->evidence_dropped += f->evidence_dropped;
-	for (int i = 0; f->links.join_fixes && i < f->nfix; i++)
-		if (!f->fix[i].command || !findings_fix_has(target, f->fix[i].command))
-			finding_fix(target, f->fix[i].command, "%s", f->fix[i].text);
+	if (f->links.join_fixes) {
+		int base = target->nalt;	/* f's alternatives come after target's own */
+
+		for (int k = 0; k < f->nalt; k++)
+			finding_alternative(target, "%s", f->alt_titles[k]);
+		for (int i = 0; i < f->nfix; i++)
+			if (!f->fix[i].command || !findings_fix_has(target, f->fix[i].command))
+				finding_fix_alt(target, f->fix[i].alt ? base + f->fix[i].alt : 0, f->fix[i].command, "%s",
+						f->fix[i].text);
+		target->filling = 0;
+	}
 	if (target->severity < f->severity)
 		target->severity = f->severity;
 }

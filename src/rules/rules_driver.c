@@ -167,8 +167,7 @@ static void check_too_old(const struct facts *facts, struct findings *out)
 			       "%d.x need at least driver %s.", drv, major, floor.value);
 	finding_evidence(f, "driver version", facts_driver_version_source(facts), "%s", drv);
 	finding_evidence(f, "minimum for CUDA minor-version compatibility", floor.source, "%d.x needs %s", major, floor.value);
-	fix_install_driver(f, facts);
-	fix_torch_for_driver(f, facts, drv);
+	fix_torch_plan(f, facts, PROBLEM_DRIVER_TOO_OLD);
 }
 
 static bool node_usable(const struct devnode *n)

@@ -1,13 +1,14 @@
 /*
  * rules_torch.c - the PyTorch the diagnosed interpreter imports, against
- * the GPU and driver this machine has. Fix commands come from the
- * knowledge tables (kb_torch_for), never from literals here.
+ * the GPU and driver this machine has. Fix steps come from the planner
+ * (plan/plan.h), which checks them against the knowledge tables.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kb/kb.h"
+#include "rules/fixes.h"
 #include "rules/rules.h"
 #include "util/path.h"
 #include "util/str.h"
@@ -28,51 +29,6 @@ static const char *gpu_cc(const struct facts *f)
 		if (f->pci.gpus[i].cc[0])
 			return f->pci.gpus[i].cc;
 	return NULL;
-}
-
-/* The install the tables recommend for this driver, GPU and Python, as fix steps. */
-static void fix_install_torch(struct finding *fd, const struct facts *f, const struct python_env *py, bool uninstall)
-{
-	struct kb_torch_choice ch;
-	char cmd[512], pip[FACT_PATH + 16], install[FACT_PATH + 600];
-	const char *drv = facts_driver_version(f);
-
-	if (kb_torch_for(drv, gpu_cc(f), py && py->version[0] ? py->version : NULL, &ch) < 0 ||
-	    kb_torch_pip_command(&ch.variant, cmd, sizeof(cmd)) < 0) {
-		finding_fix(fd, NULL, "no PyTorch build in the tables fits this driver%s and Python: upgrade the driver first",
-			    gpu_cc(f) ? ", GPU" : "");
-		return;
-	}
-	/* "pip install ..." from the tables, run by the interpreter it is meant for. */
-	if (py && py->kind == PY_CONDA && ch.variant.conda[0] && py->torch >= 0 &&
-	    strcmp(f->python.torches[py->torch].installer, "conda") == 0) {
-		/* conda's own torch is replaced by conda, or its cpuonly pin stays behind. */
-		str_printf(install, sizeof(install), "conda install -n %s pytorch==%s %s -c pytorch -c nvidia",
-			   path_basename(py->prefix), ch.release.version, ch.variant.conda);
-		finding_fix(fd, install, "replace the build with PyTorch %s for CUDA %s from the pytorch channel",
-			    ch.release.version, ch.variant.cuda);
-		return;
-	}
-	if (py && py->kind == PY_SYSTEM) {
-		/* A system interpreter's packages belong to the distribution (PEP 668): use a venv. */
-		str_printf(pip, sizeof(pip), "%s -m venv ~/venv-torch && . ~/venv-torch/bin/activate", py->exe);
-		finding_fix(fd, pip, "create a virtual environment: the system interpreter's packages belong to the distribution");
-		str_printf(install, sizeof(install), "python -m %s", cmd);
-	} else {
-		if (uninstall && py) {
-			str_printf(pip, sizeof(pip), "%s -m pip uninstall -y torch", py->exe);
-			finding_fix(fd, pip, "remove the current build");
-		}
-		str_printf(install, sizeof(install), "%s -m %s", py ? py->exe : "python3", cmd);
-	}
-	finding_fix(fd, install, "install PyTorch %s built for CUDA %s (%s), the newest that runs on driver %s%s",
-		    ch.release.version, ch.variant.cuda, ch.variant.variant, drv ? drv : "(any)",
-		    gpu_cc(f) ? " and this GPU" : "");
-	if (f->python.uv[0] && py && py->kind != PY_SYSTEM && str_starts_with(cmd, "pip ")) {
-		/* uv installs into the interpreter it is pointed at, much faster */
-		str_printf(install, sizeof(install), "uv pip install --python %s %s", py->exe, cmd + strlen("pip install "));
-		finding_fix(fd, install, "or the same with uv");
-	}
 }
 
 static void check_installed(const struct facts *f, struct findings *out)
@@ -117,7 +73,7 @@ static void check_installed(const struct facts *f, struct findings *out)
 			  py->exe);
 	finding_detail(fd, "No interpreter on this machine has torch in its site directories.");
 	finding_evidence(fd, "diagnosed interpreter", f->python.selected_reason, "%s, Python %s", py->exe, py->version);
-	fix_install_torch(fd, f, py, false);
+	fix_torch_plan(fd, f, PROBLEM_NOT_INSTALLED);
 }
 
 static void check_build(const struct facts *f, struct findings *out)
@@ -148,7 +104,7 @@ static void check_build(const struct facts *f, struct findings *out)
 			 t->installer);
 	if (t->conda_cpuonly)
 		finding_evidence(fd, "conda package cpuonly", "conda-meta", "installed");
-	fix_install_torch(fd, f, py, strcmp(t->installer, "debian") != 0);
+	fix_torch_plan(fd, f, t->hip[0] ? PROBLEM_ROCM_BUILD : PROBLEM_CPU_BUILD);
 }
 
 static void check_driver_and_arch(const struct facts *f, struct findings *out)
@@ -176,8 +132,7 @@ static void check_driver_and_arch(const struct facts *f, struct findings *out)
 			       "and torch.cuda.is_available() is False.", t->cuda, need.value);
 		finding_evidence(fd, "torch", t->dir, "%s, CUDA %s", t->version, t->cuda);
 		finding_evidence(fd, "minimum driver", need.source, "%s", need.value);
-		finding_fix(fd, NULL, "upgrade the driver to %s or newer", need.value);
-		fix_install_torch(fd, f, py, true);
+		fix_torch_plan(fd, f, PROBLEM_TORCH_DRIVER_TOO_OLD);
 	}
 	/* Arch list from the table for this release and variant: "2.5.1+cu124" -> 2.5.1, cu124. */
 	str_copy(base, sizeof(base), t->version);
@@ -206,7 +161,7 @@ static void check_driver_and_arch(const struct facts *f, struct findings *out)
 				       variant, archs);
 			finding_evidence(fd, "torch", t->dir, "%s (%s)", t->version, variant);
 			finding_evidence(fd, "GPU", "built-in GPU table", "compute capability %s", cc);
-			fix_install_torch(fd, f, py, true);
+			fix_torch_plan(fd, f, PROBLEM_NO_KERNELS);
 		}
 	}
 }

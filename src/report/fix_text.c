@@ -1,0 +1,185 @@
+/*
+ * fix_text.c - `gpudoctor fix` for people: the problem, the plan as one
+ * numbered path, what it was checked for, then the alternatives, each a
+ * whole path instead of the plan, and what was not offered and why.
+ */
+#include <string.h>
+
+#include "report/report_fix.h"
+#include "report/textfmt.h"
+
+static const char *check_mark(enum check_state st)
+{
+	return st == CHECK_PASS ? "ok" : st == CHECK_FAIL ? "FAIL" : "not checked";
+}
+
+/* A file's lines, indented under the step. */
+static void print_content(struct textfmt *t, const char *content)
+{
+	const char *line = content;
+
+	while (*line) {
+		size_t n = strcspn(line, "\n");
+
+		fprintf(t->out, "%*s%s%.*s%s\n", 9, "", tf_c(t, TF_GREEN), (int)n, line, tf_c(t, TF_RESET));
+		line += n;
+		if (*line == '\n')
+			line++;
+	}
+}
+
+static void print_step(struct textfmt *t, int n, const struct plan_step *s)
+{
+	tf_wrapf(t, 2, 6, "%d. %s%s", n, s->why, s->root ? " (as root)" : "");
+	if (s->command[0])
+		tf_line(t, 6, "%s$ %s%s", tf_c(t, TF_GREEN), s->command, tf_c(t, TF_RESET));
+	if (s->file[0])
+		tf_line(t, 6, "in %s:", s->file);
+	if (s->content[0])
+		print_content(t, s->content);
+}
+
+static void print_checks(struct textfmt *t, const struct plan_path *p)
+{
+	if (p->nchecks == 0)
+		return;
+	tf_line(t, 2, "%schecked against the tables:%s", tf_c(t, TF_DIM), tf_c(t, TF_RESET));
+	for (int i = 0; i < p->nchecks; i++)
+		tf_wrapf(t, 4, 6, "[%s] %s: %s", check_mark(p->checks[i].state), p->checks[i].what, p->checks[i].detail);
+}
+
+/* Whether the first n steps of a are those of b. */
+static bool shares(const struct plan_path *a, const struct plan_path *b, int n)
+{
+	if (a->nsteps < n || b->nsteps < n)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (strcmp(a->steps[i].command, b->steps[i].command) != 0 || strcmp(a->steps[i].why, b->steps[i].why) != 0)
+			return false;
+	return true;
+}
+
+/* "2x A100 PCIe 80GB (8.0), RTX 4090 (8.9)": equal GPUs counted once. */
+static void gpu_list(const struct plan_machine *m, char *out, size_t outsz)
+{
+	out[0] = '\0';
+	for (int i = 0; i < m->nccs; i++) {
+		int n = 0, seen = 0;
+
+		for (int k = 0; k < m->nccs; k++) {
+			bool same = strcmp(m->gpu_names[k], m->gpu_names[i]) == 0 && strcmp(m->ccs[k], m->ccs[i]) == 0;
+
+			n += same;
+			seen += same && k < i;
+		}
+		if (seen)
+			continue;
+		snprintf(out + strlen(out), outsz - strlen(out), "%s%.0d%s%s (compute capability %s)", out[0] ? ", " : "",
+			 n > 1 ? n : 0, n > 1 ? "x " : "", m->gpu_names[i][0] ? m->gpu_names[i] : "GPU", m->ccs[i]);
+	}
+}
+
+/* Whether p has the same step (command and why): an alternative's closing checks are usually the plan's. */
+static bool has_step(const struct plan_path *p, const struct plan_step *s)
+{
+	for (int i = 0; i < p->nsteps; i++)
+		if (strcmp(p->steps[i].command, s->command) == 0 && strcmp(p->steps[i].why, s->why) == 0)
+			return true;
+	return false;
+}
+
+static void print_machine(struct textfmt *t, const struct fix_report *r)
+{
+	const struct plan_machine *m = &r->machine;
+	char gpus[512], python[FACT_PATH + 64] = "no Python found";
+
+	gpu_list(m, gpus, sizeof(gpus));
+	if (m->env)
+		snprintf(python, sizeof(python), "Python %s at %s%s", m->env->version, m->env->exe,
+			 m->env->kind == PY_SYSTEM ? " (the system's)" : "");
+	tf_wrapf(t, 2, 4, "%s%s; driver %s; %s%s", tf_c(t, TF_DIM), python, m->driver ? m->driver : "none",
+		 gpus[0] ? gpus : "no GPU with a known compute capability", tf_c(t, TF_RESET));
+}
+
+/* See report_fix.h. */
+void report_text_fix(FILE *out, const struct fix_report *r, const struct report_opts *o)
+{
+	struct textfmt tf = { out, o->color, o->width }, *t = &tf;
+	const struct plan *pl = &r->plan;
+
+	if (r->nothing_to_fix) {
+		fprintf(out, "gpudoctor fix: nothing to fix: no error finding on this machine.\n");
+		for (int i = 0; i < r->nalso; i++)
+			tf_wrapf(t, 2, 4, "warning %s: %s (`gpudoctor` shows its fix)", cause_name(r->also[i]->cause),
+				 r->also[i]->title);
+		return;
+	}
+	{
+		/* the root cause, or (only warnings) the first finding the plan addresses */
+		const struct finding *lead = r->root ? r->root : r->naddressed ? r->addressed[0] : NULL;
+
+		tf_wrapf(t, 0, 2, "%sgpudoctor fix:%s %s%s%s%s", tf_c(t, TF_BOLD), tf_c(t, TF_RESET),
+			 lead ? lead->title : "a working PyTorch", lead ? " [" : "", lead ? cause_name(lead->cause) : "",
+			 lead ? "]" : "");
+	}
+	print_machine(t, r);
+	if (pl->npaths == 0) {
+		tf_wrapf(t, 0, 2, "\nNo plan: %s.", pl->note[0] ? pl->note : "the tables offer no way for this machine");
+	} else {
+		const struct plan_path *p = &pl->paths[0];
+
+		fputc('\n', out);
+		tf_wrapf(t, 0, 6, "%sPlan:%s %s", tf_c(t, TF_BOLD), tf_c(t, TF_RESET), p->title);
+		tf_wrapf(t, 6, 6, "%s%s%s", tf_c(t, TF_DIM), p->tradeoff, tf_c(t, TF_RESET));
+		for (int i = 0; i < p->nsteps; i++)
+			print_step(t, i + 1, &p->steps[i]);
+		print_checks(t, p);
+	}
+	if (pl->npaths > 1) {
+		fputc('\n', out);
+		tf_wrapf(t, 0, 2, "%sAlternatives%s, each instead of the plan:", tf_c(t, TF_BOLD), tf_c(t, TF_RESET));
+		for (int a = 1; a < pl->npaths; a++) {
+			const struct plan_path *p = &pl->paths[a];
+			int from = r->nshared > 0 && shares(p, &pl->paths[0], r->nshared) ? r->nshared : 0;
+
+			fputc('\n', out);
+			tf_wrapf(t, 0, 5, "%s%c.%s %s", tf_c(t, TF_BOLD), 'A' + a - 1, tf_c(t, TF_RESET), p->title);
+			tf_wrapf(t, 5, 5, "%s%s%s", tf_c(t, TF_DIM), p->tradeoff, tf_c(t, TF_RESET));
+			if (from)
+				tf_line(t, 2, "steps 1-%d as in the plan, then:", from);
+			for (int i = from; i < p->nsteps; i++) {
+				if (p->steps[i].kind == STEP_VERIFY && has_step(&pl->paths[0], &p->steps[i])) {
+					tf_line(t, 2, "%d. the plan's checks", i + 1);
+					break;
+				}
+				print_step(t, i + 1, &p->steps[i]);
+			}
+			if (o->verbose)
+				print_checks(t, p);
+		}
+	}
+	if (pl->nrejected && (o->verbose || pl->npaths == 0)) {
+		fputc('\n', out);
+		tf_line(t, 0, "Not offered (failed a check):");
+		for (int i = 0; i < pl->nrejected; i++)
+			tf_wrapf(t, 2, 4, "- %s: %s", pl->rejected[i].title[0] ? pl->rejected[i].title : pl->rejected[i].id,
+				 pl->rejected[i].failed);
+	}
+	if (pl->nunknown) {
+		fputc('\n', out);
+		tf_line(t, 0, "Newer releases not judged for lack of data:");
+		for (int i = 0; i < pl->nunknown; i++)
+			tf_wrapf(t, 2, 4, "- %s", pl->unknown[i]);
+	}
+	if (r->nalso) {
+		fputc('\n', out);
+		tf_line(t, 0, "Also (warnings the plan leaves; `gpudoctor` shows their fixes):");
+		for (int i = 0; i < r->nalso; i++)
+			tf_wrapf(t, 2, 4, "- %s: %s", cause_name(r->also[i]->cause), r->also[i]->title);
+	}
+	if (pl->npaths > 0) {
+		fputc('\n', out);
+		tf_wrapf(t, 0, 0, "%sgpudoctor fix only prints: nothing was run. `gpudoctor fix --script` writes the plan as "
+			 "a bash script.%s", tf_c(t, TF_DIM), tf_c(t, TF_RESET));
+	}
+}
