@@ -40,8 +40,10 @@ struct explain_cause {
 	int confidence;			/* 1..100 */
 	int rank;			/* the cause's place in the causal chain (registry): lower is nearer the root */
 	char *title, *detail;
-	struct fix_step fix[FINDING_MAX_FIX];
+	struct fix_step fix[FINDING_MAX_FIX];	/* alt 0: the fix; alt k: alternative k (alt_titles[k - 1]) */
 	int nfix;
+	char *alt_titles[FINDING_MAX_ALTS];
+	int nalt;
 	unsigned long count;		/* lines that matched */
 	struct explain_line lines[EXPLAIN_MAX_LINES];
 	int nlines;

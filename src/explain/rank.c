@@ -59,17 +59,18 @@ static char *fill(const char *tmpl, const struct explain_value *v, int n, bool d
 	return strbuf_detach(&sb);
 }
 
-static void add_fix(struct explain_cause *c, const char *text, const char *command)
+/* See scan_internal.h: a step of the fix (alt 0) or of alternative alt. */
+void explain_add_fix(struct explain_cause *c, int alt, const char *text, const char *command)
 {
-	if (c->nfix >= FINDING_MAX_FIX)
+	if (c->nfix >= FINDING_MAX_FIX || alt < 0 || alt > c->nalt)
 		return;
 	/* the OOM judgement puts its step first; the catalog's copy of it is not repeated */
 	for (int i = 0; command && command[0] && i < c->nfix; i++)
-		if (c->fix[i].command && strcmp(c->fix[i].command, command) == 0)
+		if (c->fix[i].alt == alt && c->fix[i].command && strcmp(c->fix[i].command, command) == 0)
 			return;
 	c->fix[c->nfix].text = str_dup(text);
 	c->fix[c->nfix].command = command && command[0] ? str_dup(command) : NULL;
-	c->fix[c->nfix].alt = 0;
+	c->fix[c->nfix].alt = alt;
 	c->nfix++;
 }
 
@@ -90,8 +91,18 @@ static void add_fixes(struct explain_cause *c, const char *spec)
 			cmd = fill(str_trim(sep + 4), c->values, c->nvalues, true);
 		}
 		text = fill(str_trim(step), c->values, c->nvalues, true);
-		if (text && (!sep || cmd))
-			add_fix(c, text, cmd);
+		/* "@name": steps the planner makes from the values the text gave (plan_fix.c) */
+		if (text && cmd && cmd[0] == '@') {
+			explain_planned_fix(c, cmd, text);
+		} else if (text && (!sep || cmd) && str_starts_with(text, "or ")) {
+			/* "or ...": a one-step alternative to the fix, not a step of it */
+			int alt = explain_add_alternative(c, text + 3);
+
+			if (alt > 0)
+				explain_add_fix(c, alt, text + 3, cmd);
+		} else if (text && (!sep || cmd)) {
+			explain_add_fix(c, 0, text, cmd);
+		}
 		free(text);
 		free(cmd);
 		step = next;
@@ -126,13 +137,13 @@ static void judge_oom(struct explain_cause *c)
 		str_printf(verdict, sizeof(verdict), "Fragmentation: PyTorch holds %.2f GiB reserved but unallocated, more "
 			   "than the %.2f GiB requested, yet no free block is large enough. Set "
 			   "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True first.", unalloc / (1 << 30), req / (1 << 30));
-		add_fix(c, "let the caching allocator grow segments instead of fragmenting them",
+		explain_add_fix(c, 0, "let the caching allocator grow segments instead of fragmenting them",
 			"export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True");
 	} else if (total > 0 && reserved >= 0 && free_b >= 0 && total - reserved - free_b > 0.2 * total) {
 		str_printf(verdict, sizeof(verdict), "Other memory: of %.2f GiB, %.2f GiB is held outside PyTorch's "
 			   "allocator (other processes, another framework, the CUDA context); see who holds it.",
 			   total / (1 << 30), (total - reserved - free_b) / (1 << 30));
-		add_fix(c, "list the processes holding GPU memory", "nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv");
+		explain_add_fix(c, 0, "list the processes holding GPU memory", "nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv");
 	} else if (total > 0) {
 		str_printf(verdict, sizeof(verdict), "Real shortage: the model, activations and batch need more than the "
 			   "GPU's %.2f GiB; reduce what one step holds.", total / (1 << 30));
@@ -361,6 +372,8 @@ static void cause_release(struct explain_cause *c)
 		free(c->fix[k].text);
 		free(c->fix[k].command);
 	}
+	for (int k = 0; k < c->nalt; k++)
+		free(c->alt_titles[k]);
 }
 
 /* Free every cause's strings and the array, and zero r; the input names stay the scanner's. */

@@ -72,4 +72,15 @@ enum cause_id catalog_cause(size_t row);
 bool catalog_xid(const char *xid, enum cause_id *cause, int *confidence, const char **name, const char **action,
 		 const char **source);
 
+/* A fix step of c: alt 0 the fix, alt k alternative k (started by explain_add_alternative); duplicates dropped. */
+void explain_add_fix(struct explain_cause *c, int alt, const char *text, const char *command);
+/* Start an alternative of c with this title; returns its number, or -1 when c has no room for one. */
+int explain_add_alternative(struct explain_cause *c, const char *title);
+/*
+ * The steps a catalog directive stands for ("@torch-for-arch",
+ * "@cudnn-for-library"), made by the planner from the values the text gave;
+ * text is the step's own text, used when the planner has nothing checked.
+ */
+void explain_planned_fix(struct explain_cause *c, const char *directive, const char *text);
+
 #endif

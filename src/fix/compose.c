@@ -110,7 +110,8 @@ static void shared_steps(const struct fix_report *r, const struct diagnosis *d, 
 	for (size_t i = 0; i < d->findings.count; i++) {
 		const struct finding *f = &d->findings.items[i];
 
-		if (f->severity != SEV_ERROR || planner_owns(f->cause, r->problem))
+		/* a finding blocked by another follows from it: fixing the blocker fixes it */
+		if (f->severity != SEV_ERROR || planner_owns(f->cause, r->problem) || f->nblocked > 0)
 			continue;
 		reboot |= add_finding_group(out, f, f == which ? alt : 0);
 	}
@@ -216,11 +217,13 @@ void fix_compose(const struct facts *f, const struct diagnosis *d, const char *v
 	for (size_t i = 0; i < d->findings.count; i++) {
 		const struct finding *fd = &d->findings.items[i];
 
-		if (fd->severity != SEV_ERROR || planner_owns(fd->cause, out->problem))
+		if (fd->severity != SEV_ERROR || planner_owns(fd->cause, out->problem) || fd->nblocked > 0)
 			continue;
 		for (int k = 1; k <= fd->nalt; k++) {
+			str_printf(title, sizeof(title), "the diagnosis' other way for %s: %s", cause_name(fd->cause),
+				   fd->title);
 			shared_steps(out, d, main_torch, fd, k, shared);
-			add_path(out, shared, main_torch, "finding-alternative", fd->alt_titles[k - 1], fd->title);
+			add_path(out, shared, main_torch, "finding-alternative", fd->alt_titles[k - 1], title);
 		}
 	}
 done:

@@ -207,6 +207,12 @@ enum kb_toolkit_fit {
 int kb_sm_support(const char *cc, struct kb_sm *out);
 /* Can a toolkit of this CUDA version compile for compute capability cc? */
 enum kb_toolkit_fit kb_toolkit_fit(const char *cuda, const char *cc, struct kb_sm *sm);
+/*
+ * The newest cuDNN of a major that a PyTorch wheel for a CUDA major pinned
+ * ("8.9.2.26" for cuDNN 8, CUDA 12): a version of the nvidia-cudnn-cuNN
+ * wheel that exists. out->release is that torch release. -1 when none.
+ */
+int kb_cudnn_wheel(int cudnn_major, int cuda_major, struct kb_answer *out);
 /* The newest cuDNN (major.minor) that ships builds for a CUDA major. */
 int kb_cudnn_for_cuda(int cuda_major, struct kb_answer *out);
 

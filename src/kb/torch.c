@@ -396,3 +396,27 @@ int kb_torch_nearest(const char *after, const struct kb_torch_need *need, struct
 	}
 	return best ? 0 : -1;
 }
+
+/*
+ * See kb.h. The nvidia-cudnn-cuNN wheels carry cuDNN's own version, and the
+ * PyTorch wheels pinned the ones in the cudnn column: those versions are
+ * known to exist on PyPI.
+ */
+int kb_cudnn_wheel(int cudnn_major, int cuda_major, struct kb_answer *out)
+{
+	const struct kb_table *t = &kb_table_torch_variants;
+	int found = -1;
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *cudnn = kb_field(t, r, "cudnn"), *cuda = kb_field(t, r, "cuda");
+
+		if (!cudnn[0] || !cuda[0] || atoi(cudnn) != cudnn_major || atoi(cuda) != cuda_major ||
+		    (found == 0 && version_compare(cudnn, out->value) <= 0))
+			continue;
+		found = 0;
+		str_copy(out->value, sizeof(out->value), cudnn);
+		out->source = kb_field(t, r, "source");
+		out->release = kb_field(t, r, "torch");
+	}
+	return found;
+}

@@ -51,6 +51,8 @@ enum plan_installer plan_env_installer(const struct plan_machine *m)
 {
 	const struct python_env *py = m->env;
 
+	if (!m->facts && !py && !m->venv_dir)
+		return INSTALL_PIP;	/* no machine (explain): the environment the program ran in, as `python` */
 	if (m->venv_dir || !py || py->kind == PY_SYSTEM || py->externally_managed)
 		return INSTALL_NEW_VENV;
 	if (strcmp(py->project_tool, "uv") == 0)
@@ -122,13 +124,13 @@ static void pip_steps(const struct plan_machine *m, struct plan_path *p, const c
 		if ((s = plan_step_add(p, STEP_RUN, cmd, "this environment has no pip: bootstrap it")))
 			s->torch = true;
 	}
-	if (m->torch && p->torch.installer != INSTALL_NEW_VENV) {
+	if ((m->torch || !m->facts) && p->torch.installer != INSTALL_NEW_VENV) {
 		installed_set(m, set, sizeof(set));
 		if (uv)
 			str_printf(cmd, sizeof(cmd), "uv pip uninstall --python %s %s", py, set);
 		else
 			str_printf(cmd, sizeof(cmd), "%s -m pip uninstall -y %s", py, set);
-		if ((s = plan_step_add(p, STEP_RUN, cmd, "remove torch %s%s", m->torch->version,
+		if ((s = plan_step_add(p, STEP_RUN, cmd, "remove torch %s%s", m->torch ? m->torch->version : "as installed",
 				       strchr(set, ' ') ? " and its companions, which must move with it" : "")))
 			s->torch = true;
 	}
@@ -143,6 +145,15 @@ static void pip_steps(const struct plan_machine *m, struct plan_path *p, const c
 			       t->cuda[0] ? t->cuda : "-", t->variant, t->vision[0] || t->audio[0] ?
 			       ", with its torchvision and torchaudio, as one matched set" : "")))
 		s->torch = true;
+	if (!m->facts && !m->env) {
+		const char *vision, *audio;
+
+		/* no machine to look at: say which companions go with it, for whoever has them */
+		if (kb_torch_companions(t->release, &vision, &audio, NULL) == 0 && (vision[0] || audio[0]))
+			plan_step_add(p, STEP_MANUAL, NULL, "if torchvision or torchaudio are installed, install%s%s%s%s "
+				      "in the same command: they must match torch %s", vision[0] ? " torchvision==" : "",
+				      vision, audio[0] ? " torchaudio==" : "", audio, t->release);
+	}
 }
 
 /* A uv project: the PyTorch index goes into pyproject.toml (explicit, only for torch's packages), then uv add. */
@@ -285,10 +296,11 @@ static void new_venv_steps(const struct plan_machine *m, struct plan_path *p, ch
 void plan_install_steps(const struct plan_machine *m, struct plan_path *p)
 {
 	const struct python_env *py = m->env;
-	char exe[FACT_PATH + 8] = "python3", dir[FACT_PATH + 8];
+	char exe[FACT_PATH + 8], dir[FACT_PATH + 8];
 	struct plan_torch *t = &p->torch;
 	struct plan_step *s;
 
+	str_copy(exe, sizeof(exe), m->facts ? "python3" : "python");
 	if (py && t->installer != INSTALL_NEW_VENV && !quoted(p, py->exe, exe, sizeof(exe)))
 		return;
 	str_copy(t->interpreter, sizeof(t->interpreter), exe);

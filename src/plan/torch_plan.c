@@ -311,7 +311,7 @@ static void newest_new_driver(struct builder *b)
 		return;
 	if (m->driver && version_compare(m->driver, fit.min_driver.value) >= 0)
 		return;	/* runs on this driver: newest_here has it */
-	str_printf(title, sizeof(title), "torch %s with CUDA %s (%s) after %s the driver to %s or newer",
+	str_printf(title, sizeof(title), "torch %s with CUDA %s (%s) after %s the driver (%s or newer)",
 		   fit.release.version, fit.variant.cuda, fit.variant.variant, m->driver ? "upgrading" : "installing",
 		   fit.min_driver.value);
 	torch_path(b, m->driver ? "newest-new-driver" : "newest", &fit, true, title, "the newest CUDA and PyTorch; "
@@ -552,7 +552,8 @@ int plan_torch(const struct plan_machine *m, enum plan_problem problem, struct p
 		if (out->npaths == 0)
 			nearest(&b);	/* no build of this release runs here: the smallest step up */
 		newest_here(&b, true);
-		newest_new_driver(&b);
+		if (m->driver_known)
+			newest_new_driver(&b);
 		fallbacks(&b);
 		break;
 	case PROBLEM_NOT_INSTALLED:

@@ -23,14 +23,19 @@ json_t *report_explain_json(const struct explain_report *r)
 				"number", (json_int_t)c->lines[k].number, "text", json_text(c->lines[k].text)));
 		for (int k = 0; k < c->nvalues; k++)
 			json_object_set_new(values, c->values[k].name, json_text(c->values[k].value));
+		json_t *alts = json_array();
+
 		for (int k = 0; k < c->nfix; k++)
-			json_array_append_new(fix, json_pack("{s:o, s:o}", "text", json_text(c->fix[k].text), "command",
-				c->fix[k].command ? json_text(c->fix[k].command) : json_null()));
+			json_array_append_new(fix, json_pack("{s:o, s:o, s:i}", "text", json_text(c->fix[k].text), "command",
+				c->fix[k].command ? json_text(c->fix[k].command) : json_null(), "alternative", c->fix[k].alt));
+		for (int k = 0; k < c->nalt; k++)
+			json_array_append_new(alts, json_text(c->alt_titles[k]));
 		o = json_pack("{s:s, s:f, s:o, s:o, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:b}", "id", cause_name(c->cause), "confidence",
 			c->confidence / 100.0, "title", json_text(c->title), "detail", json_text(c->detail ? c->detail : ""),
 			"signature", c->signature, "source", c->source, "count", (json_int_t)c->count, "lines", lines,
 			"extracted", values, "where", c->where[0] ? json_text(c->where) : json_null(), "fix", fix,
 			"confirmed", c->confirmed);
+		json_object_set_new(o, "alternatives", alts);
 		if (c->doctor_note)
 			json_object_set_new(o, "doctor", json_text(c->doctor_note));
 		json_array_append_new(causes, o);

@@ -43,14 +43,8 @@ static void print_cause(struct textfmt *t, const struct explain_report *r, const
 		tf_wrap(t, 2, 2, c->detail);
 	if (c->doctor_note)
 		tf_wrapf(t, 2, 4, "this machine: %s", c->doctor_note);
-	if (c->nfix > 0) {
-		tf_line(t, 2, "%sfix:%s", tf_c(t, TF_BOLD), tf_c(t, TF_RESET));
-		for (int i = 0; i < c->nfix; i++) {
-			tf_wrapf(t, 4, 7, "%d. %s", i + 1, c->fix[i].text);
-			if (c->fix[i].command)
-				tf_line(t, 7, "%s$ %s%s", tf_c(t, TF_GREEN), c->fix[i].command, tf_c(t, TF_RESET));
-		}
-	}
+	if (c->nfix > 0)
+		report_fix_steps(t, c->fix, c->nfix, (const char *const *)c->alt_titles, c->nalt);
 	tf_wrapf(t, 2, 4, "%ssource: %s%s", tf_c(t, TF_DIM), c->source, tf_c(t, TF_RESET));
 }
 

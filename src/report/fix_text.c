@@ -145,7 +145,9 @@ void report_text_fix(FILE *out, const struct fix_report *r, const struct report_
 			fputc('\n', out);
 			tf_wrapf(t, 0, 5, "%s%c.%s %s", tf_c(t, TF_BOLD), 'A' + a - 1, tf_c(t, TF_RESET), p->title);
 			tf_wrapf(t, 5, 5, "%s%s%s", tf_c(t, TF_DIM), p->tradeoff, tf_c(t, TF_RESET));
-			if (from)
+			if (from == 1)
+				tf_line(t, 2, "step 1 as in the plan, then:");
+			else if (from)
 				tf_line(t, 2, "steps 1-%d as in the plan, then:", from);
 			for (int i = from; i < p->nsteps; i++) {
 				if (p->steps[i].kind == STEP_VERIFY && has_step(&pl->paths[0], &p->steps[i])) {

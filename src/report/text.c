@@ -28,26 +28,11 @@ static void print_evidence(struct textfmt *t, const struct finding *f)
 		tf_line(t, 4, "(%d more not shown)", f->evidence_dropped);
 }
 
-/* The fix's steps, numbered; then each alternative, a whole path instead of it, numbered afresh. */
 static void print_fix(struct textfmt *t, const struct finding *f)
 {
 	if (f->nfix == 0)
 		return;
-	for (int alt = 0; alt <= f->nalt; alt++) {
-		int n = 0;
-
-		if (alt == 0)
-			tf_line(t, 2, "%sfix:%s", tf_c(t, TF_BOLD), tf_c(t, TF_RESET));
-		else
-			tf_wrapf(t, 2, 4, "%sor instead:%s %s", tf_c(t, TF_BOLD), tf_c(t, TF_RESET), f->alt_titles[alt - 1]);
-		for (int i = 0; i < f->nfix; i++) {
-			if (f->fix[i].alt != alt)
-				continue;
-			tf_wrapf(t, 4, 7, "%d. %s", ++n, f->fix[i].text);
-			if (f->fix[i].command)
-				tf_line(t, 7, "%s$ %s%s", tf_c(t, TF_GREEN), f->fix[i].command, tf_c(t, TF_RESET));
-		}
-	}
+	report_fix_steps(t, f->fix, f->nfix, (const char *const *)f->alt_titles, f->nalt);
 	if (f->fix_dropped)
 		tf_line(t, 4, "(%d more steps not shown)", f->fix_dropped);
 }

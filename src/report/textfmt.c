@@ -1,5 +1,7 @@
 #include "report/textfmt.h"
 
+#include "rules/finding.h"
+
 #include <stdarg.h>
 #include <string.h>
 
@@ -75,4 +77,34 @@ void str_upper(char *out, size_t outsz, const char *in)
 	for (; in[i] && i + 1 < outsz; i++)
 		out[i] = (in[i] >= 'a' && in[i] <= 'z') ? (char)(in[i] - 'a' + 'A') : in[i];
 	out[i] = '\0';
+}
+
+/*
+ * See textfmt.h. An alternative of one step whose text is its title shows
+ * the title and the command only.
+ */
+void report_fix_steps(struct textfmt *t, const struct fix_step *fix, int nfix, const char *const *alt_titles, int nalt)
+{
+	for (int alt = 0; alt <= nalt; alt++) {
+		int n = 0, count = 0;
+
+		for (int i = 0; i < nfix; i++)
+			count += fix[i].alt == alt;
+		if (alt == 0 && count)
+			tf_line(t, 2, "%sfix:%s", tf_c(t, TF_BOLD), tf_c(t, TF_RESET));
+		else if (alt > 0)
+			tf_wrapf(t, 2, 4, "%sor instead:%s %s", tf_c(t, TF_BOLD), tf_c(t, TF_RESET), alt_titles[alt - 1]);
+		for (int i = 0; i < nfix; i++) {
+			if (fix[i].alt != alt)
+				continue;
+			if (alt > 0 && count == 1 && strcmp(fix[i].text, alt_titles[alt - 1]) == 0) {
+				if (fix[i].command)
+					tf_line(t, 7, "%s$ %s%s", tf_c(t, TF_GREEN), fix[i].command, tf_c(t, TF_RESET));
+				continue;
+			}
+			tf_wrapf(t, 4, 7, "%d. %s", ++n, fix[i].text);
+			if (fix[i].command)
+				tf_line(t, 7, "%s$ %s%s", tf_c(t, TF_GREEN), fix[i].command, tf_c(t, TF_RESET));
+		}
+	}
 }

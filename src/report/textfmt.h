@@ -30,6 +30,9 @@ void tf_line(struct textfmt *t, int indent, const char *fmt, ...) __attribute__(
 /* Wrap text at t->width: first line at indent, the rest at hang. */
 void tf_wrap(struct textfmt *t, int indent, int hang, const char *text);
 void tf_wrapf(struct textfmt *t, int indent, int hang, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+struct fix_step;
+/* Fix steps as "fix:" numbered, then each alternative as "or instead: TITLE" with its own numbers. */
+void report_fix_steps(struct textfmt *t, const struct fix_step *fix, int nfix, const char *const *alt_titles, int nalt);
 /* ASCII upper-case copy. */
 void str_upper(char *out, size_t outsz, const char *in);
 

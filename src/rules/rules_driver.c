@@ -105,8 +105,10 @@ static void explain_not_loaded(struct finding *f, const struct facts *facts)
 		finding_evidence(f, "Secure Boot", k->secure_boot_source, "enabled");
 		finding_evidence(f, "module", k->module_path, "%s", k->module_signature_known ? "unsigned" : "signature unknown");
 		finding_fix(f, "sudo mokutil --import /var/lib/dkms/mok.pub",
-			    "enroll the DKMS signing key, then reboot and confirm it in the blue MOK manager screen");
-		finding_fix(f, NULL, "or disable Secure Boot in the firmware setup");
+			    "enroll the DKMS signing key (mokutil asks for a one-time password)");
+		finding_fix(f, "sudo reboot", "reboot and confirm the key in the blue MOK manager screen");
+		finding_alternative(f, "switch Secure Boot off instead (the firmware then loads unsigned modules)");
+		finding_fix(f, NULL, "disable Secure Boot in the firmware setup, then boot again");
 	} else if (facts->kmod.nvidia) {
 		finding_detail(f, "The nvidia module is loaded but has not bound the GPU. The installed driver may not "
 			       "support this GPU (too new for an old driver branch, or a legacy GPU dropped by a new "

@@ -140,8 +140,9 @@ static void mismatch_one(const struct facts *facts, struct findings *out, const 
 		finding_evidence(*f, "kernel module", "/proc/driver/nvidia/version", "%s", kmod);
 		if (upgraded) {
 			finding_fix(*f, "sudo reboot", "reboot to load the new module (simplest)");
+			finding_alternative(*f, "reload the modules without a reboot");
 			finding_fix(*f, "sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia nvidia_uvm",
-				    "or, with no process using the GPU (stop the display manager first), reload the modules");
+				    "with no process using the GPU (stop the display manager first), reload the modules");
 		} else {
 			finding_fix(*f, NULL, "remove the stale %s (or its directory from LD_LIBRARY_PATH)", c->path);
 		}

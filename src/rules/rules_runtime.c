@@ -265,7 +265,8 @@ static void check_modes(const struct facts *facts, struct findings *out)
 				finding_fix(f, "sudo nvidia-smi mig -lgip", "list the GPU instance profiles the GPUs offer");
 			finding_fix(f, NULL, "create instances with `sudo nvidia-smi mig -i %d -cgi PROFILE_IDS -C`", i);
 			snprintf(cmd, sizeof(cmd), "sudo nvidia-smi -i %d -mig 0", i);
-			finding_fix(f, cmd, "or switch MIG off on this GPU (then reset it)");
+			finding_alternative(f, "switch MIG off on GPU %d instead", i);
+			finding_fix(f, cmd, "switch MIG off on this GPU (then reset it)");
 		} else {
 			finding_evidence(f, "compute mode", "NVML", "GPU %d (%s): %s", i, d->name,
 					 d->compute_mode == 2 ? "prohibited" : "exclusive_process");

@@ -49,8 +49,10 @@ static void check_newer_than_driver(const struct facts *facts, struct findings *
 			finding_evidence(f, "newest CUDA this driver supports", max.source, "%s", max.value);
 		if (!has_compat) {
 			finding_fix(f, NULL, "upgrade the NVIDIA driver to %s or newer", need.value);
-			if (have_max)
-				finding_fix(f, NULL, "or use a CUDA %s (or older) toolkit with this driver", max.value);
+			if (have_max) {
+				finding_alternative(f, "keep the driver, change the toolkit");
+				finding_fix(f, NULL, "use a CUDA %s (or older) toolkit with this driver", max.value);
+			}
 		}
 	}
 }

@@ -58,13 +58,18 @@ static void check_installed(const struct facts *f, struct findings *out)
 			str_printf(cmd, sizeof(cmd), "%s -c 'import torch; print(torch.__version__)'", o->exe);
 			finding_fix(fd, cmd, "run your program with the interpreter that has torch");
 		}
-		if (o->kind == PY_CONDA)
-			finding_fix(fd, NULL, "or activate that environment first: conda activate %s", path_basename(o->prefix));
-		else if (o->kind == PY_VENV)
-			finding_fix(fd, NULL, "or activate that environment first: . %s/bin/activate", o->prefix);
-		if (str_starts_with(o->found_by, "jupyter kernel "))
-			finding_fix(fd, NULL, "in a notebook, choose the kernel \"%s\" (Kernel > Change kernel)",
+		if (o->kind == PY_CONDA || o->kind == PY_VENV) {
+			finding_alternative(fd, "activate that environment, so a plain python3 is its interpreter");
+			if (o->kind == PY_CONDA)
+				finding_fix(fd, NULL, "conda activate %s", o->prefix);
+			else
+				finding_fix(fd, NULL, ". %s/bin/activate", o->prefix);
+		}
+		if (str_starts_with(o->found_by, "jupyter kernel ")) {
+			finding_alternative(fd, "in a notebook, use the kernel that has torch");
+			finding_fix(fd, NULL, "choose the kernel \"%s\" (Kernel > Change kernel)",
 				    o->found_by + strlen("jupyter kernel "));
+		}
 		return;
 	}
 	if (!gpu_present(f))

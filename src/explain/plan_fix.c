@@ -1,0 +1,144 @@
+/*
+ * plan_fix.c - explain's fixes that depend on what the text shows: the
+ * architecture in "sm_61 is not compatible with the current PyTorch
+ * installation", the major in "libcudnn_ops_infer.so.8". The planner
+ * (plan/plan.h) turns them into checked commands, with no machine to look
+ * at: the environment is whichever `python` ran the program.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain/scan_internal.h"
+#include "plan/plan.h"
+#include "util/str.h"
+
+/* See scan_internal.h. */
+int explain_add_alternative(struct explain_cause *c, const char *title)
+{
+	if (c->nalt >= FINDING_MAX_ALTS)
+		return -1;
+	c->alt_titles[c->nalt++] = str_dup(title);
+	return c->nalt;
+}
+
+static const char *value_named(const struct explain_cause *c, const char *name)
+{
+	for (int i = 0; i < c->nvalues; i++)
+		if (strcmp(c->values[i].name, name) == 0)
+			return c->values[i].value;
+	return NULL;
+}
+
+/* "sm_120" or "compute_61" -> "12.0" / "6.1": the last digit is the minor. */
+static int cc_of_arch(const char *arch, char *out, size_t outsz)
+{
+	const char *digits = strchr(arch, '_');
+	size_t n;
+
+	if (!digits || !*++digits)
+		return -1;
+	n = strspn(digits, "0123456789");
+	if (n < 2 || n > 3)
+		return -1;
+	return str_printf(out, outsz, "%.*s.%c", (int)(n - 1), digits, digits[n - 1]);
+}
+
+static void add_path(struct explain_cause *c, int alt, const struct plan_path *p)
+{
+	for (int i = 0; i < p->nsteps; i++) {
+		const struct plan_step *s = &p->steps[i];
+
+		if (s->kind == STEP_VERIFY && str_starts_with(s->command, "gpudoctor"))
+			continue;
+		explain_add_fix(c, alt, s->why, s->command[0] ? s->command : NULL);
+	}
+}
+
+/* A build with kernels for the architecture the message names. */
+static void torch_for_arch(struct explain_cause *c, const char *text)
+{
+	const char *arch = value_named(c, "arch");
+	struct plan_machine m = { .driver_known = false };
+	struct plan *plan;
+	char title[320];
+	int alt;
+
+	if (!arch || cc_of_arch(arch, m.ccs[0], sizeof(m.ccs[0])) < 0 || !(plan = malloc(sizeof(*plan)))) {
+		explain_add_fix(c, 0, text, "gpudoctor fix");
+		return;
+	}
+	m.nccs = 1;
+	m.gpu_names[0] = "";
+	plan_torch(&m, PROBLEM_NO_KERNELS, plan);
+	if (plan->npaths == 0) {
+		str_printf(title, sizeof(title), "%s: no PyTorch build in the tables runs on %s (%s)", text, arch, plan->note);
+		explain_add_fix(c, 0, title, "gpudoctor fix");
+	} else {
+		add_path(c, 0, &plan->paths[0]);
+		explain_add_fix(c, 0, "check that build against this machine's driver, GPUs and Python", "gpudoctor fix");
+		for (int i = 1; i < plan->npaths && i < 3; i++) {
+			str_printf(title, sizeof(title), "%s (%s)", plan->paths[i].title, plan->paths[i].tradeoff);
+			if ((alt = explain_add_alternative(c, title)) > 0)
+				add_path(c, alt, &plan->paths[i]);
+		}
+	}
+	free(plan);
+}
+
+/* The cuDNN wheel of the major the library name asks for, and the loader path to it. */
+static void cudnn_for_library(struct explain_cause *c, const char *text)
+{
+	const char *lib = value_named(c, "library"), *so = lib ? strstr(lib, ".so.") : NULL;
+	const char *dll = lib ? strstr(lib, ".dll") : NULL;
+	struct kb_answer wheel;
+	char cmd[256], why[320];
+	int major = so ? atoi(so + 4) : 0;
+
+	/* cudnn_ops_infer64_8.dll: the major follows the last '_' */
+	if (!major && dll) {
+		const char *us = dll;
+
+		while (us > lib && us[-1] != '_')
+			us--;
+		major = us > lib ? atoi(us) : 0;
+	}
+	int cudas[] = { 12, 11, 13 }, alt = 0;
+	bool found = false;
+
+	if (major <= 0) {
+		explain_add_fix(c, 0, text, NULL);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(cudas) / sizeof(cudas[0]); i++) {
+		if (kb_cudnn_wheel(major, cudas[i], &wheel) < 0)
+			continue;
+		if (alt >= 0 && (alt > 0 || found)) {
+			/* the first CUDA major that has the wheel is the fix; the others are alternatives */
+			str_printf(why, sizeof(why), "the program is built for CUDA %d: the cuDNN %d wheel for it", cudas[i], major);
+			alt = explain_add_alternative(c, why);
+		}
+		if (alt < 0)
+			break;
+		str_printf(cmd, sizeof(cmd), "python -m pip install 'nvidia-cudnn-cu%d==%s'", cudas[i], wheel.value);
+		str_printf(why, sizeof(why), "install cuDNN %d for CUDA %d as a wheel (%s names cuDNN %d; %s is the version "
+			   "PyTorch %s pinned)", major, cudas[i], lib, major, wheel.value, wheel.release ? wheel.release : "");
+		explain_add_fix(c, alt, why, cmd);
+		explain_add_fix(c, alt, "put the wheel's libraries on the loader path: only PyTorch finds them by itself",
+				"export LD_LIBRARY_PATH=\"$(python -c 'import nvidia.cudnn; print(nvidia.cudnn.__path__[0])')"
+				"/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\"");
+		found = true;
+	}
+	if (!found)
+		explain_add_fix(c, 0, text, NULL);
+}
+
+/* See scan_internal.h. */
+void explain_planned_fix(struct explain_cause *c, const char *directive, const char *text)
+{
+	if (strcmp(directive, "@torch-for-arch") == 0)
+		torch_for_arch(c, text);
+	else if (strcmp(directive, "@cudnn-for-library") == 0)
+		cudnn_for_library(c, text);
+	else
+		explain_add_fix(c, 0, text, NULL);
+}
