@@ -116,6 +116,7 @@ struct kb_torch_need {
 	int nccs;
 	const char *python;			/* "3.11", NULL: any */
 	bool vision, audio;			/* torchvision / torchaudio are installed and must move along */
+	bool oldest_driver;			/* of a release's fitting variants, the one the most drivers run */
 };
 
 /* Why a variant does or does not fit, the first reason found in this order. */

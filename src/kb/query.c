@@ -285,7 +285,7 @@ static void oldest_driver_fit(const struct kb_torch_need *need, struct kb_torch_
 /* Why nothing fits: judged again with each constraint dropped in turn, the answer a person can act on. */
 static json_t *torch_for_nothing(const struct kb_torch_need *need, const char *gpu, const char *cc, struct error *err)
 {
-	struct kb_torch_need any_driver = *need, only_gpu = { NULL, { cc }, cc ? 1 : 0, NULL, false, false };
+	struct kb_torch_need any_driver = *need, only_gpu = { NULL, { cc }, cc ? 1 : 0, NULL, false, false, false };
 	struct kb_torch_fit fit;
 	struct kb_arch_support sup;
 	struct kb_answer max;

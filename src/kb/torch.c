@@ -167,7 +167,7 @@ static int compare_rows_desc(const void *a, const void *b)
 /* See kb.h: kb_torch_newest for one GPU, without companions. */
 int kb_torch_for(const char *driver, const char *cc, const char *python, struct kb_torch_choice *out)
 {
-	struct kb_torch_need need = { driver, { cc }, cc ? 1 : 0, python, false, false };
+	struct kb_torch_need need = { driver, { cc }, cc ? 1 : 0, python, false, false, false };
 	struct kb_torch_fit fit;
 	char unknown[1][96];
 	int nunknown;
@@ -326,10 +326,18 @@ int kb_torch_in_release(const char *version, const struct kb_torch_need *need, s
 		struct kb_torch_fit fit;
 
 		kb_torch_judge(&rel, &vars[k], need, &fit);
-		if (fit.verdict == KB_TORCH_FITS && (found < 0 || version_compare(fit.variant.cuda, out->variant.cuda) > 0)) {
-			*out = fit;
-			found = 0;
+		if (fit.verdict != KB_TORCH_FITS)
+			continue;
+		if (found == 0 && need->oldest_driver) {
+			int by_driver = version_compare(fit.min_driver.value, out->min_driver.value);
+
+			if (by_driver > 0 || (by_driver == 0 && version_compare(fit.variant.cuda, out->variant.cuda) <= 0))
+				continue;
+		} else if (found == 0 && version_compare(fit.variant.cuda, out->variant.cuda) <= 0) {
+			continue;
 		}
+		*out = fit;
+		found = 0;
 	}
 	return found;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "plan/plan.h"
+#include "plan/plan_internal.h"
 #include "util/str.h"
 
 static bool id_is(const struct facts *facts, const char *id)
@@ -168,6 +169,16 @@ static void gpu_bounds(const struct plan_machine *m, char *need, size_t needsz, 
 			*limit_by = m->gpu_names[i][0] ? m->gpu_names[i] : sup.arch;
 		}
 	}
+}
+
+/* See plan_internal.h: the driver needed, the GPUs' own floor included. */
+void plan_driver_need(const struct plan_machine *m, const char *need_min, char *out, size_t outsz)
+{
+	int max_branch;
+	const char *limit_by;
+
+	str_copy(out, outsz, need_min ? need_min : "");
+	gpu_bounds(m, out, outsz, &max_branch, &limit_by);
 }
 
 /* The branch a row installs for these bounds, 0 when it does not fit; *newest for the follow-the-newest rows. */

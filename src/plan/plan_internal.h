@@ -19,6 +19,8 @@ bool plan_conda_pytorch_channel(const struct plan_machine *m);
  * sets p->torch.interpreter to what runs PyTorch afterwards.
  */
 void plan_install_steps(const struct plan_machine *m, struct plan_path *p);
+/* The driver version the machine needs: need_min, or higher where a GPU's architecture needs more. */
+void plan_driver_need(const struct plan_machine *m, const char *need_min, char *out, size_t outsz);
 /* The closing checks: import torch and compute on every GPU with interpreter, then gpudoctor itself. */
 void plan_verify_steps(struct plan_path *p, const char *interpreter);
 

@@ -36,6 +36,8 @@ static void need_of(const struct builder *b, const char *driver, struct kb_torch
 	need->python = m->python;
 	need->vision = plan_env_has(m, "torchvision");
 	need->audio = plan_env_has(m, "torchaudio");
+	/* with the driver unknown (explain), the build the most drivers run */
+	need->oldest_driver = !m->driver_known;
 }
 
 /* The driver to judge "here" against: the installed one, or any the GPUs allow when there is none. */
@@ -318,6 +320,32 @@ static void newest_new_driver(struct builder *b)
 		   "needs root and a reboot for the driver");
 }
 
+/*
+ * With the driver unknown (explain), a build for drivers older than the
+ * newest release's needs: the newest release a driver one branch below runs.
+ */
+static void older_driver(struct builder *b)
+{
+	const struct plan_path *first = b->out->npaths ? &b->out->paths[0] : NULL;
+	struct kb_torch_need need;
+	struct kb_torch_fit fit;
+	char below[32], title[200], unknown[1][96], driver[32];
+	int nunknown;
+
+	if (b->m->driver_known || !first || !first->torch.min_driver[0] || atoi(first->torch.min_driver) <= 1)
+		return;
+	str_printf(below, sizeof(below), "%d.999.999", atoi(first->torch.min_driver) - 1);
+	need_of(b, below, &need);
+	if (kb_torch_newest(&need, &fit, unknown, 0, &nunknown) < 0)
+		return;
+	plan_driver_need(b->m, fit.min_driver.value, driver, sizeof(driver));
+	if (atoi(driver) >= atoi(first->torch.min_driver))
+		return;	/* the GPU itself needs that branch: nothing older runs it */
+	str_printf(title, sizeof(title), "with a driver older than %d: torch %s with CUDA %s (%s), which needs %s",
+		   atoi(first->torch.min_driver), fit.release.version, fit.variant.cuda, fit.variant.variant, driver);
+	torch_path(b, "older-driver", &fit, false, title, "for a machine whose driver cannot be upgraded now");
+}
+
 /* Reinstall the very same build (its CUDA libraries went missing). */
 static void reinstall(struct builder *b)
 {
@@ -554,6 +582,8 @@ int plan_torch(const struct plan_machine *m, enum plan_problem problem, struct p
 		newest_here(&b, true);
 		if (m->driver_known)
 			newest_new_driver(&b);
+		else
+			older_driver(&b);
 		fallbacks(&b);
 		break;
 	case PROBLEM_NOT_INSTALLED:
