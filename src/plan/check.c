@@ -290,6 +290,13 @@ static void check_source(const struct plan_machine *m, struct plan_path *p)
 /* See plan.h. */
 void plan_check_path(const struct plan_machine *m, struct plan_path *p)
 {
+	int kept = 0;
+
+	/* checked afresh: only what the driver steps recorded of their table row stays */
+	for (int i = 0; i < p->nchecks; i++)
+		if (strcmp(p->checks[i].what, "driver install") == 0)
+			p->checks[kept++] = p->checks[i];
+	p->nchecks = kept;
 	p->ok = true;
 	if (p->steps_dropped)
 		plan_check_add(p, "steps", CHECK_FAIL, NULL, "%d step(s) did not fit or could not be written",

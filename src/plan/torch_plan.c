@@ -235,8 +235,10 @@ static void driver_only_path(struct builder *b, const char *id, bool install)
 	if (m->torch) {
 		char exe[FACT_PATH + 8];
 
-		if (plan_shell_word(m->env->exe, exe, sizeof(exe)) == 0)
+		if (plan_shell_word(m->env ? m->env->exe : "python", exe, sizeof(exe)) == 0)
 			plan_verify_steps(p, exe);
+	} else {
+		plan_step_add(p, STEP_VERIFY, "gpudoctor --fail-on error", "check the whole stack again");
 	}
 	finish(b);
 }
