@@ -14,7 +14,7 @@
 #include "rules/rules.h"
 
 static int write_report(FILE *out, const struct cmd_options *opts, const struct fix_report *r,
-			const struct diagnosis *d)
+			const struct diagnosis *d, const struct facts *facts)
 {
 	struct report_opts ro = { cmd_use_color(opts), opts->verbose, 80 };
 	json_t *j;
@@ -41,7 +41,7 @@ static int write_report(FILE *out, const struct cmd_options *opts, const struct 
 		report_text_fix(out, r, &ro);
 		return 0;
 	}
-	if (!(j = report_fix_json(r, d))) {
+	if (!(j = report_fix_json(r, d, facts))) {
 		cmd_error("gpudoctor: cannot build the JSON report");
 		return -1;
 	}
@@ -77,7 +77,7 @@ static int run_fix(const struct cmd_options *opts)
 	fix_compose(facts, &d, opts->fix_venv, r);
 	/* 0: a plan, or nothing to fix; 1: no checked way for this machine (or a file form without one) */
 	status = r->nothing_to_fix || r->plan.npaths > 0 ? EXIT_READY : EXIT_NOT_READY;
-	if (write_report(out, opts, r, &d) < 0)
+	if (write_report(out, opts, r, &d, facts) < 0)
 		status = opts->fix_output == FIX_REPORT ? EXIT_INTERNAL : EXIT_NOT_READY;
 	diagnosis_release(&d);
 	facts_free(facts);

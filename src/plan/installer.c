@@ -116,7 +116,7 @@ static const char *index_url(const struct plan_torch *t)
 static void pip_steps(const struct plan_machine *m, struct plan_path *p, const char *py, bool uv)
 {
 	const struct plan_torch *t = &p->torch;
-	char set[64], pin[200], cmd[PLAN_CMD_MAX], need[48];
+	char set[64], pin[200], cmd[PLAN_CMD_MAX], need[48], companions[96];
 	struct plan_step *s;
 
 	if (!uv && m->env && !m->env->pip && p->torch.installer != INSTALL_NEW_VENV) {
@@ -142,9 +142,12 @@ static void pip_steps(const struct plan_machine *m, struct plan_path *p, const c
 	if (t->index[0])
 		str_printf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), " %s", t->index);
 	plan_driver_need(m, t->min_driver, need, sizeof(need));
+	companions[0] = '\0';
+	if (t->vision[0] || t->audio[0])
+		str_printf(companions, sizeof(companions), ", with%s%s%s%s as one matched set", t->vision[0] ? " torchvision " : "",
+			   t->vision, t->audio[0] ? (t->vision[0] ? " and torchaudio " : " torchaudio ") : "", t->audio);
 	if ((s = plan_step_add(p, STEP_RUN, cmd, "install torch %s built for CUDA %s (%s)%s%s%s%s", t->release,
-			       t->cuda[0] ? t->cuda : "-", t->variant, t->vision[0] || t->audio[0] ?
-			       ", with its torchvision and torchaudio, as one matched set" : "",
+			       t->cuda[0] ? t->cuda : "-", t->variant, companions,
 			       !m->facts && need[0] ? "; it needs NVIDIA driver " : "", !m->facts && need[0] ? need : "",
 			       !m->facts && need[0] ? " or newer" : "")))
 		s->torch = true;

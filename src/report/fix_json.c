@@ -67,7 +67,7 @@ static json_t *machine_json(const struct plan_machine *m, enum plan_installer in
 }
 
 /* See report_fix.h. */
-json_t *report_fix_json(const struct fix_report *r, const struct diagnosis *d)
+json_t *report_fix_json(const struct fix_report *r, const struct diagnosis *d, const struct facts *facts)
 {
 	const struct plan *pl = &r->plan;
 	json_t *alts = json_array(), *rejected = json_array(), *unknown = json_array(), *addressed = json_array(),
@@ -85,12 +85,12 @@ json_t *report_fix_json(const struct fix_report *r, const struct diagnosis *d)
 		json_array_append_new(addressed, json_string(cause_name(r->addressed[i]->cause)));
 	for (int i = 0; i < r->nalso; i++)
 		json_array_append_new(also, json_string(cause_name(r->also[i]->cause)));
-	return json_pack("{s:s, s:s, s:o, s:s, s:b, s:o, s:o, s:o, s:i, s:o, s:o, s:o, s:o, s:o}", "schema", FIX_SCHEMA,
+	return json_pack("{s:s, s:s, s:o, s:s, s:b, s:o, s:o, s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:o}", "schema", FIX_SCHEMA,
 			 "verdict", verdict_name(d->verdict), "root_cause",
 			 r->root ? json_string(cause_name(r->root->cause)) : json_null(), "problem",
 			 plan_problem_name(r->problem), "nothing_to_fix", r->nothing_to_fix, "machine",
 			 machine_json(&r->machine, plan_env_installer(&r->machine)), "plan",
 			 pl->npaths ? report_fix_path_json(&pl->paths[0]) : json_null(), "alternatives", alts,
 			 "shared_steps", r->nshared, "rejected", rejected, "unknown", unknown, "note", str_or_null(pl->note),
-			 "addressed", addressed, "also", also);
+			 "addressed", addressed, "also", also, "facts", report_facts_json(facts));
 }

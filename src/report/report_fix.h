@@ -14,8 +14,8 @@
 #define FIX_SCHEMA "gpudoctor.fix/1"
 
 void report_text_fix(FILE *out, const struct fix_report *r, const struct report_opts *o);
-/* New reference; NULL only when out of memory. d is the diagnosis r was composed from. */
-json_t *report_fix_json(const struct fix_report *r, const struct diagnosis *d);
+/* New reference; NULL only when out of memory. d and facts are what r was composed from (facts are embedded whole). */
+json_t *report_fix_json(const struct fix_report *r, const struct diagnosis *d, const struct facts *facts);
 json_t *report_fix_path_json(const struct plan_path *p);
 /* The files; each returns -1 (after writing a comment saying why) when there is nothing checked to write. */
 int report_fix_script(FILE *out, const struct fix_report *r);
