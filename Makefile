@@ -146,7 +146,7 @@ build/asan/tests/%: tests/unit/%.c $(OBJ_LIB_SAN)
 
 check: deps
 	@tools/check-stray-ids
-	@$(MAKE) --no-print-directory $(BIN) unit fakes-test scenarios explain-test hostile syscalls cli ptx-check smoke
+	@$(MAKE) --no-print-directory $(BIN) unit fakes-test scenarios explain-test fix-test hostile syscalls cli ptx-check smoke
 	@echo "all checks passed"
 
 deps:
@@ -161,6 +161,10 @@ scenarios: $(BIN_SAN) $(FAKES)
 # The memory bound is measured on the plain binary: the sanitizers' shadow memory would swamp it.
 explain-test: $(BIN_SAN) $(BIN)
 	GPUDOCTOR=$(BIN_SAN) GPUDOCTOR_PLAIN=$(BIN) tests/explain/run
+
+# Every command of every plan on every scenario against data/, the plan as files (shellcheck, a YAML parser), golden text.
+fix-test: $(BIN_SAN)
+	GPUDOCTOR=$(BIN_SAN) tests/fix/run
 
 # Images built to hurt gpudoctor: long roots, libraries with constructors, races, escapes.
 hostile: $(BIN_SAN) $(FAKES)

@@ -63,16 +63,41 @@ enum plan_problem fix_problem(const struct diagnosis *d)
 	return PROBLEM_NONE;
 }
 
-/* A finding's step as a plan step. */
-static void add_finding_step(struct plan_path *p, const struct fix_step *s)
+/*
+ * A command to fill in or to run elsewhere is done by hand: one with a
+ * placeholder word (docker run --gpus all IMAGE), or a step for the host
+ * or for Windows. "unset CUDA_VISIBLE_DEVICES" names a variable, no
+ * placeholder.
+ */
+static bool done_by_hand(const struct fix_step *s)
 {
+	char buf[PLAN_CMD_MAX], *save = NULL, *prev = NULL;
+
+	if (str_starts_with(s->text, "on the host") || str_starts_with(s->text, "from Windows"))
+		return true;
+	if (str_copy(buf, sizeof(buf), s->command) < 0)
+		return true;
+	for (char *w = strtok_r(buf, " ", &save); w; prev = w, w = strtok_r(NULL, " ", &save)) {
+		size_t n = strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_");
+
+		if (n >= 3 && n == strlen(w) && !(prev && (strcmp(prev, "unset") == 0 || strcmp(prev, "export") == 0)))
+			return true;
+	}
+	return false;
+}
+
+/* A finding's step as a plan step. */
+static void add_finding_step(struct plan_path *p, const struct fix_step *s, enum cause_id cause)
+{
+	struct plan_step *added;
 	enum plan_step_kind kind = !s->command ? STEP_MANUAL : strcmp(s->command, "sudo reboot") == 0 ? STEP_REBOOT :
-				   STEP_RUN;
+				   done_by_hand(s) ? STEP_MANUAL : STEP_RUN;
 
 	for (int i = 0; s->command && i < p->nsteps; i++)
 		if (strcmp(p->steps[i].command, s->command) == 0)
 			return;	/* two findings, one command: once is enough */
-	plan_step_add(p, kind, s->command, "%s", s->text);
+	if ((added = plan_step_add(p, kind, s->command, "%s", s->text)))
+		str_copy(added->from, sizeof(added->from), cause_name(cause));
 }
 
 /* The steps of group alt of f; reboots are left for the end of the shared part. */
@@ -86,7 +111,7 @@ static bool add_finding_group(struct plan_path *p, const struct finding *f, int 
 		if (f->fix[i].command && strcmp(f->fix[i].command, "sudo reboot") == 0)
 			reboot = true;
 		else
-			add_finding_step(p, &f->fix[i]);
+			add_finding_step(p, &f->fix[i], f->cause);
 	}
 	return reboot;
 }
@@ -210,7 +235,8 @@ void fix_compose(const struct facts *f, const struct diagnosis *d, const char *v
 	for (int i = 0; i < torch->npaths; i++)
 		add_path(out, shared, &torch->paths[i], torch->paths[i].id, torch->paths[i].title, torch->paths[i].tradeoff);
 	if (!main_torch) {
-		str_printf(title, sizeof(title), "Fix %s", d->root_cause ? d->root_cause->title : "the findings");
+		str_printf(title, sizeof(title), "Fix the root cause%s%s", d->root_cause ? ": " : "",
+			   d->root_cause ? d->root_cause->title : "");
 		add_path(out, shared, NULL, "findings", title, "the fix steps of the diagnosis' findings, root cause first");
 	}
 	/* a finding's own alternatives (Secure Boot: sign the module or switch it off) as paths of their own */

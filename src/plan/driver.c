@@ -264,8 +264,8 @@ int plan_driver_steps(const struct plan_machine *m, const char *need_min, struct
 			plan_step_add(p, STEP_REBOOT, "sudo reboot", "reboot so the new kernel module loads");
 		return 0;
 	}
-	kernel = f->system.kernel_release[0] ? f->system.kernel_release : "$(uname -r)";
-	arch = !m->arch || strcmp(m->arch, "x86_64") == 0 ? "x86_64" : "$(uname -m)";
+	kernel = f->system.kernel_release[0] ? f->system.kernel_release : "\"$(uname -r)\"";
+	arch = !m->arch || strcmp(m->arch, "x86_64") == 0 ? "x86_64" : "\"$(uname -m)\"";
 	repo_name(f, d, repo, sizeof(repo));
 	nrows = kb_driver_install_rows(distro, rows, (int)(sizeof(rows) / sizeof(rows[0])));
 	for (int i = 0; i < nrows; i++) {

@@ -41,6 +41,7 @@ struct plan_step {
 	char file[FACT_PATH];		/* the file content goes to, "" otherwise */
 	bool root;			/* needs root (sudo) or the host outside a container */
 	bool torch;			/* part of changing PyTorch (not the driver or a prerequisite) */
+	char from[32];			/* the finding's cause id it comes from, "" for the planner's own steps */
 };
 
 enum check_state { CHECK_PASS, CHECK_FAIL, CHECK_UNCHECKED };

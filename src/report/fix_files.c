@@ -65,6 +65,23 @@ static void script_header(FILE *out, const struct fix_report *r, const struct pl
 		     "}\n");
 }
 
+/* Commands that change the shell itself (its variables, an activated environment), not the system. */
+static bool shell_state(const char *command)
+{
+	return str_starts_with(command, "export ") || str_starts_with(command, "unset ") || str_starts_with(command, ". ") ||
+	       str_starts_with(command, "source ") || str_starts_with(command, "conda activate ");
+}
+
+/* A by_hand call: the message is literal text (backticks, $ and all), then the step to resume from. */
+static void by_hand(FILE *out, const char *message, int resume)
+{
+	if (strpbrk(message, "`$"))
+		fprintf(out, "  # shellcheck disable=SC2016 # the message is shown as it is\n");
+	fprintf(out, "  by_hand ");
+	shell_word(out, message);
+	fprintf(out, " %d\n", resume);
+}
+
 static void script_step(FILE *out, int n, const struct plan_step *s)
 {
 	char line[512];
@@ -74,6 +91,13 @@ static void script_step(FILE *out, int n, const struct plan_step *s)
 		   s->root ? " (root)" : "");
 	comment(out, "", line);
 	fprintf(out, "if step %d; then\n", n);
+	if (s->kind == STEP_RUN && shell_state(s->command)) {
+		/* the script's own shell is not the user's: say it instead of doing it here */
+		str_printf(line, sizeof(line), "In your shell (a script cannot change it): %s", s->command);
+		by_hand(out, line, n + 1);
+		fprintf(out, "fi\n");
+		return;
+	}
 	switch (s->kind) {
 	case STEP_RUN:
 	case STEP_VERIFY:
@@ -103,12 +127,14 @@ static void script_step(FILE *out, int n, const struct plan_step *s)
 			fprintf(out, "; then\n    cat >&2 <<'GPUDOCTOR_LINES'\n%s%sGPUDOCTOR_LINES\n    by_hand ", s->content,
 				str_ends_with(s->content, "\n") ? "" : "\n");
 			str_printf(line, sizeof(line), "Add the lines above to %s.", s->file);
-			shell_word(out, line);
-			fprintf(out, " %d\n  fi\n", n + 1);
+			fputs("  ", out);
+			by_hand(out, line, n + 1);
+			fprintf(out, "  fi\n");
+		} else if (s->command[0]) {
+			str_printf(line, sizeof(line), "%s: %s", s->why, s->command);
+			by_hand(out, line, n + 1);
 		} else {
-			fprintf(out, "  by_hand ");
-			shell_word(out, s->why);
-			fprintf(out, " %d\n", n + 1);
+			by_hand(out, s->why, n + 1);
 		}
 		break;
 	}

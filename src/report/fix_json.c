@@ -12,8 +12,9 @@ static json_t *str_or_null(const char *s)
 
 static json_t *step_json(const struct plan_step *s)
 {
-	json_t *o = json_pack("{s:s, s:o, s:o, s:b, s:b}", "kind", plan_step_kind_name(s->kind), "command",
-			      str_or_null(s->command), "why", json_text(s->why), "root", s->root, "torch", s->torch);
+	json_t *o = json_pack("{s:s, s:o, s:o, s:b, s:b, s:s}", "kind", plan_step_kind_name(s->kind), "command",
+			      str_or_null(s->command), "why", json_text(s->why), "root", s->root, "torch", s->torch,
+			      "from", s->from[0] ? s->from : "plan");
 
 	if (o && s->file[0]) {
 		json_object_set_new(o, "file", json_text(s->file));

@@ -43,7 +43,7 @@ static void print_checks(struct textfmt *t, const struct plan_path *p)
 {
 	if (p->nchecks == 0)
 		return;
-	tf_line(t, 2, "%schecked against the tables:%s", tf_c(t, TF_DIM), tf_c(t, TF_RESET));
+	tf_line(t, 2, "%schecks:%s", tf_c(t, TF_DIM), tf_c(t, TF_RESET));
 	for (int i = 0; i < p->nchecks; i++)
 		tf_wrapf(t, 4, 6, "[%s] %s: %s", check_mark(p->checks[i].state), p->checks[i].what, p->checks[i].detail);
 }

@@ -107,7 +107,7 @@ void fix_blacklist_nouveau(struct finding *f, const struct facts *facts)
  */
 void fix_rebuild_module(struct finding *f, const struct facts *facts)
 {
-	const char *rel = facts->system.kernel_release[0] ? facts->system.kernel_release : "$(uname -r)";
+	const char *rel = facts->system.kernel_release[0] ? facts->system.kernel_release : "\"$(uname -r)\"";
 	char cmd[256];
 
 	switch (distro_of(facts)) {
