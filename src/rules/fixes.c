@@ -6,13 +6,16 @@
 #include "kb/kb.h"
 #include "util/str.h"
 
-/* Steps of a plan path as fix steps of f, in the group f is filling; verification by gpudoctor itself left out. */
-static void add_path_steps(struct finding *f, const struct plan_path *p)
+/*
+ * Steps of a plan path as fix steps of f, in the group f is filling; verification by gpudoctor itself left
+ * out, and every verification when checks is false (an alternative ends as the fix does).
+ */
+static void add_path_steps(struct finding *f, const struct plan_path *p, bool checks)
 {
 	for (int i = 0; i < p->nsteps; i++) {
 		const struct plan_step *s = &p->steps[i];
 
-		if (s->kind == STEP_VERIFY && str_starts_with(s->command, "gpudoctor"))
+		if (s->kind == STEP_VERIFY && (!checks || str_starts_with(s->command, "gpudoctor")))
 			continue;
 		if (s->content[0])
 			finding_fix(f, s->command[0] ? s->command : NULL, "%s:\n%s", s->why, s->content);
@@ -35,13 +38,13 @@ void fix_install_driver(struct finding *f, const struct facts *facts)
 		return;
 	plan_machine_from_facts(facts, &m);
 	if (plan_driver_steps(&m, NULL, p, why, sizeof(why)) == 0)
-		add_path_steps(f, p);
+		add_path_steps(f, p, true);
 	else
 		finding_fix(f, NULL, "no install route in the tables fits: %s", why);
 	free(p);
 }
 
-/* See fixes.h: the plan's path as the fix, up to three of its alternatives after it. */
+/* See fixes.h: the plan's path as the fix, two of its alternatives after it; `gpudoctor fix` shows them all. */
 void fix_from_plan(struct finding *f, const struct plan *plan)
 {
 	if (plan->npaths == 0) {
@@ -49,10 +52,18 @@ void fix_from_plan(struct finding *f, const struct plan *plan)
 			    plan->note);
 		return;
 	}
-	add_path_steps(f, &plan->paths[0]);
-	for (int i = 1; i < plan->npaths && i <= 3; i++) {
+	add_path_steps(f, &plan->paths[0], true);
+	for (int i = 1; i < plan->npaths && i <= 2; i++) {
 		finding_alternative(f, "%s (%s)", plan->paths[i].title, plan->paths[i].tradeoff);
-		add_path_steps(f, &plan->paths[i]);
+		add_path_steps(f, &plan->paths[i], false);
+	}
+	if (plan->npaths > 3) {
+		char title[96];
+
+		str_printf(title, sizeof(title), "%d more way%s, each checked: gpudoctor fix lists them", plan->npaths - 3,
+			   plan->npaths - 3 > 1 ? "s" : "");
+		finding_alternative(f, "%s", title);
+		finding_fix(f, "gpudoctor fix", "%s", title);
 	}
 }
 

@@ -230,12 +230,21 @@ static void check_cudnn(const struct facts *facts, struct findings *out)
 			struct kb_answer dnn;
 
 			if (kb_cudnn_for_cuda(major_of(v), &dnn) == 0) {
+				struct kb_answer wheel;
 				char cmd[96];
 
-				str_printf(cmd, sizeof(cmd), "pip install nvidia-cudnn-cu%d", major_of(v));
-				finding_fix(f, cmd, "if you need it: cuDNN %s is the newest release built for CUDA %d.x "
-					    "(NVIDIA's repository packages it as cudnn%d-cuda-%d)", dnn.value, major_of(v),
-					    major_of(dnn.value), major_of(v));
+				/* pinned: an unpinned wheel is whatever major is newest, not the one asked for */
+				if (kb_cudnn_wheel(major_of(dnn.value), major_of(v), &wheel) == 0) {
+					str_printf(cmd, sizeof(cmd), "pip install 'nvidia-cudnn-cu%d==%s'", major_of(v), wheel.value);
+					finding_fix(f, cmd, "if you need it: the cuDNN %d wheel for CUDA %d (%s, the version PyTorch "
+						    "%s pinned; the newest cuDNN for CUDA %d.x is %s, in NVIDIA's repository as "
+						    "cudnn%d-cuda-%d)", major_of(dnn.value), major_of(v), wheel.value, wheel.release,
+						    major_of(v), dnn.value, major_of(dnn.value), major_of(v));
+				} else {
+					finding_fix(f, NULL, "if you need it: cuDNN %s is the newest release built for CUDA %d.x "
+						    "(NVIDIA's repository packages it as cudnn%d-cuda-%d)", dnn.value, major_of(v),
+						    major_of(dnn.value), major_of(v));
+				}
 			}
 		}
 		return;
