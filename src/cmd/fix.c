@@ -37,8 +37,12 @@ static int write_report(FILE *out, const struct cmd_options *opts, const struct 
 		free(rb);
 		return rc;
 	}
-	if (opts->format != FORMAT_JSON) {
+	if (opts->format == FORMAT_TEXT) {
 		report_text_fix(out, r, &ro);
+		return 0;
+	}
+	if (opts->format == FORMAT_MARKDOWN) {
+		report_markdown_fix(out, r);
 		return 0;
 	}
 	if (!(j = report_fix_json(r, d, facts))) {

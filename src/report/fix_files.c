@@ -101,6 +101,9 @@ static void script_step(FILE *out, int n, const struct plan_step *s)
 	switch (s->kind) {
 	case STEP_RUN:
 	case STEP_VERIFY:
+		/* a path quoted by plan_shell_word may hold a literal $: single quotes keep it one */
+		if (strchr(s->command, '\'') && strchr(s->command, '$'))
+			fprintf(out, "  # shellcheck disable=SC2016 # single quotes keep the text as it is\n");
 		if (comment_safe(s->command))
 			fprintf(out, "  %s\n", s->command);
 		else

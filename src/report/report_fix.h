@@ -14,6 +14,7 @@
 #define FIX_SCHEMA "gpudoctor.fix/1"
 
 void report_text_fix(FILE *out, const struct fix_report *r, const struct report_opts *o);
+void report_markdown_fix(FILE *out, const struct fix_report *r);
 /* New reference; NULL only when out of memory. d and facts are what r was composed from (facts are embedded whole). */
 json_t *report_fix_json(const struct fix_report *r, const struct diagnosis *d, const struct facts *facts);
 json_t *report_fix_path_json(const struct plan_path *p);
