@@ -90,22 +90,19 @@ bool kb_cc_in_range(const char *range, const char *cc)
 	return true;
 }
 
-/* See kb.h: of the rows for this CUDA major.minor and OS, the newest point release (older ones are deleted). */
-int kb_cuda_image(const char *cuda, const char *os, struct kb_cuda_image *out)
+/* See kb.h: deleted tags make the newest point release of each major.minor the one to use. */
+int kb_cuda_image_at_most(const char *os, int major, const char *limit, struct kb_cuda_image *out)
 {
 	const struct kb_table *t = &kb_table_cuda_images;
-	char mm[16], row_mm[16];
 	int found = -1;
 
-	if (version_prefix(cuda, 2, mm, sizeof(mm)) < 0)
-		return -1;
 	for (size_t r = 0; r < t->nrows; r++) {
 		const char *v = kb_field(t, r, "cuda");
+		char mm[16];
 
-		if (strcmp(kb_field(t, r, "os"), os) != 0 || version_prefix(v, 2, row_mm, sizeof(row_mm)) < 0 ||
-		    strcmp(row_mm, mm) != 0)
-			continue;
-		if (found >= 0 && version_compare(v, out->cuda) <= 0)
+		if (strcmp(kb_field(t, r, "os"), os) != 0 || atoi(v) != major || !strstr(kb_field(t, r, "flavours"), "base") ||
+		    version_prefix(v, 2, mm, sizeof(mm)) < 0 || (limit && version_compare(mm, limit) > 0) ||
+		    (found == 0 && version_compare(v, out->cuda) <= 0))
 			continue;
 		found = 0;
 		out->row = r;

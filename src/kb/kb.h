@@ -188,8 +188,11 @@ struct kb_cuda_image {
 	size_t row;
 	const char *cuda, *os, *flavours, *example_tag, *note, *source;
 };
-/* The newest point release of CUDA major.minor cuda ("12.4") built on os ("ubuntu22.04"); -1 when none. */
-int kb_cuda_image(const char *cuda, const char *os, struct kb_cuda_image *out);
+/*
+ * The newest image set with a base flavour on os ("ubuntu22.04") whose CUDA has this major and is at most
+ * limit ("12.4", a major.minor; NULL: any); -1 when none.
+ */
+int kb_cuda_image_at_most(const char *os, int major, const char *limit, struct kb_cuda_image *out);
 
 /* A row of data/cuda_archs.tsv: when nvcc gained and lost an sm_XX target. */
 struct kb_sm {

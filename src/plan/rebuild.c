@@ -95,32 +95,6 @@ int plan_rebuild(const struct plan_machine *m, const struct plan *fixplan, const
 	return out->ok ? 0 : -1;
 }
 
-/* The newest image row of os whose CUDA has major `major` and is at most `limit` (major.minor), NULL none. */
-static int image_at_most(const char *os, int major, const char *limit, struct kb_cuda_image *out)
-{
-	const struct kb_table *t = &kb_table_cuda_images;
-	int found = -1;
-
-	for (size_t r = 0; r < t->nrows; r++) {
-		const char *v = kb_field(t, r, "cuda");
-		char mm[16];
-
-		if (strcmp(kb_field(t, r, "os"), os) != 0 || atoi(v) != major || !strstr(kb_field(t, r, "flavours"), "base") ||
-		    version_prefix(v, 2, mm, sizeof(mm)) < 0 || (limit && version_compare(mm, limit) > 0) ||
-		    (found == 0 && version_compare(v, out->cuda) <= 0))
-			continue;
-		found = 0;
-		out->row = r;
-		out->cuda = v;
-		out->os = os;
-		out->flavours = kb_field(t, r, "flavours");
-		out->example_tag = kb_field(t, r, "example_tag");
-		out->note = kb_field(t, r, "note");
-		out->source = kb_field(t, r, "source");
-	}
-	return found;
-}
-
 /* See plan.h. */
 int plan_container(const struct plan_machine *m, const struct plan *fixplan, struct plan_path *out,
 		   struct plan_image *img)
@@ -140,7 +114,7 @@ int plan_container(const struct plan_machine *m, const struct plan *fixplan, str
 
 		if (plan_rebuild(m, fixplan, python, out) < 0)
 			continue;
-		if (image_at_most(os, atoi(out->torch.cuda), limit, &ci) < 0) {
+		if (kb_cuda_image_at_most(os, atoi(out->torch.cuda), limit, &ci) < 0) {
 			str_printf(why, sizeof(why), "no supported %s image of CUDA %d.x%s%s", os, atoi(out->torch.cuda),
 				   limit ? " at or below " : "", limit ? limit : "");
 			continue;

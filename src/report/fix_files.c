@@ -203,13 +203,21 @@ static int rebuild_failed(FILE *out, const struct fix_rebuild *rb, const char *w
 	return -1;
 }
 
-/* "--index-url URL" in requirement-file spelling ("-f" becomes --find-links). */
-static void index_line(FILE *out, const struct plan_torch *t, const char *lead)
+/*
+ * The index line in requirement-file spelling ("-f" becomes --find-links), then one pin a line, each after
+ * lead ("" for requirements.txt, "      - " for environment.yml's pip list, where quote keeps the option a string).
+ */
+static void requirement_lines(FILE *out, const struct plan_torch *t, const char *lead, bool quote)
 {
-	if (str_starts_with(t->index, "-f "))
-		fprintf(out, "%s--find-links %s\n", lead, t->index + 3);
-	else if (t->index[0])
-		fprintf(out, "%s%s\n", lead, t->index);
+	bool find_links = str_starts_with(t->index, "-f ");
+	char pins[200], *save = NULL;
+
+	if (t->index[0])
+		fprintf(out, "%s%s%s%s%s\n", lead, quote ? "\"" : "", find_links ? "--find-links " : "",
+			find_links ? t->index + 3 : t->index, quote ? "\"" : "");
+	plan_pins(t, find_links, "torch", pins, sizeof(pins));
+	for (char *pin = strtok_r(pins, " ", &save); pin; pin = strtok_r(NULL, " ", &save))
+		fprintf(out, "%s%s\n", lead, pin);
 }
 
 /* See report_fix.h. */
@@ -228,12 +236,7 @@ int report_fix_requirements(FILE *out, const struct fix_report *r, const struct 
 		     "#   python3 -m venv .venv && .venv/bin/python -m pip install -r requirements.txt\n");
 	if (t->index[0] && !find_links)
 		fprintf(out, "# pip applies the index line to the whole file: keep other packages in a second file.\n");
-	index_line(out, t, "");
-	fprintf(out, "torch==%s%s%s\n", t->release, find_links ? "+" : "", find_links ? t->variant : "");
-	if (t->vision[0])
-		fprintf(out, "torchvision==%s%s%s\n", t->vision, find_links ? "+" : "", find_links ? t->variant : "");
-	if (t->audio[0])
-		fprintf(out, "torchaudio==%s\n", t->audio);
+	requirement_lines(out, t, "", false);
 	return 0;
 }
 
@@ -241,7 +244,6 @@ int report_fix_requirements(FILE *out, const struct fix_report *r, const struct 
 int report_fix_conda_env(FILE *out, const struct fix_report *r, const struct fix_rebuild *rb)
 {
 	const struct plan_torch *t = &rb->path.torch;
-	bool find_links = str_starts_with(t->index, "-f ");
 
 	if (!rb->ok)
 		return rebuild_failed(out, rb, "--conda-env");
@@ -252,15 +254,7 @@ int report_fix_conda_env(FILE *out, const struct fix_report *r, const struct fix
 	fprintf(out, "# Create and use it:  conda env create -f environment.yml && conda activate torch-%s\n", t->variant);
 	fprintf(out, "name: torch-%s\nchannels:\n  - conda-forge\ndependencies:\n  - python=%s\n  - pip\n  - pip:\n",
 		t->variant, t->python);
-	if (find_links)
-		fprintf(out, "      - \"--find-links %s\"\n", t->index + 3);
-	else if (t->index[0])
-		fprintf(out, "      - \"%s\"\n", t->index);
-	fprintf(out, "      - torch==%s%s%s\n", t->release, find_links ? "+" : "", find_links ? t->variant : "");
-	if (t->vision[0])
-		fprintf(out, "      - torchvision==%s%s%s\n", t->vision, find_links ? "+" : "", find_links ? t->variant : "");
-	if (t->audio[0])
-		fprintf(out, "      - torchaudio==%s\n", t->audio);
+	requirement_lines(out, t, "      - ", true);
 	return 0;
 }
 

@@ -395,6 +395,23 @@ static void test_driver_routes(void **state)
 	assert_string_equal(r, "(by hand) | sudo reboot");
 }
 
+/* The image a container gets: the newest supported point release the host driver's CUDA allows. */
+static void test_cuda_images(void **state)
+{
+	struct kb_cuda_image ci;
+
+	(void)state;
+	assert_int_equal(kb_cuda_image_at_most("ubuntu22.04", 12, "12.2", &ci), 0);
+	assert_string_equal(ci.cuda, "12.2.2");
+	assert_int_equal(kb_cuda_image_at_most("ubuntu22.04", 12, "12.4", &ci), 0);
+	assert_string_equal(ci.cuda, "12.4.1");
+	assert_int_equal(kb_cuda_image_at_most("ubuntu22.04", 11, NULL, &ci), 0);
+	assert_string_equal(ci.cuda, "11.8.0");
+	/* Ubuntu 24.04 images start at CUDA 12.5 */
+	assert_int_equal(kb_cuda_image_at_most("ubuntu24.04", 12, "12.4", &ci), -1);
+	assert_int_equal(kb_cuda_image_at_most("ubuntu22.04", 9, NULL, &ci), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -409,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_checks_can_fail),
 		cmocka_unit_test(test_ptx_needs_full_driver),
 		cmocka_unit_test(test_driver_routes),
+		cmocka_unit_test(test_cuda_images),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
