@@ -9,7 +9,7 @@
 
 #include "cmd/machine.h"
 #include "cmd/options.h"
-#include "fix/fix.h"
+#include "fix/compose.h"
 #include "report/report_fix.h"
 #include "rules/rules.h"
 

@@ -12,15 +12,6 @@
 #include "plan/plan.h"
 #include "util/str.h"
 
-/* See scan_internal.h. */
-int explain_add_alternative(struct explain_cause *c, const char *title)
-{
-	if (c->nalt >= FINDING_MAX_ALTS)
-		return -1;
-	c->alt_titles[c->nalt++] = str_dup(title);
-	return c->nalt;
-}
-
 static const char *value_named(const struct explain_cause *c, const char *name)
 {
 	for (int i = 0; i < c->nvalues; i++)

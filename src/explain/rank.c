@@ -59,21 +59,6 @@ static char *fill(const char *tmpl, const struct explain_value *v, int n, bool d
 	return strbuf_detach(&sb);
 }
 
-/* See scan_internal.h: a step of the fix (alt 0) or of alternative alt. */
-void explain_add_fix(struct explain_cause *c, int alt, const char *text, const char *command)
-{
-	if (c->nfix >= FINDING_MAX_FIX || alt < 0 || alt > c->nalt)
-		return;
-	/* the OOM judgement puts its step first; the catalog's copy of it is not repeated */
-	for (int i = 0; command && command[0] && i < c->nfix; i++)
-		if (c->fix[i].alt == alt && c->fix[i].command && strcmp(c->fix[i].command, command) == 0)
-			return;
-	c->fix[c->nfix].text = str_dup(text);
-	c->fix[c->nfix].command = command && command[0] ? str_dup(command) : NULL;
-	c->fix[c->nfix].alt = alt;
-	c->nfix++;
-}
-
 /* "text :: command || text || ..." with placeholders; steps naming a missing value are dropped. */
 static void add_fixes(struct explain_cause *c, const char *spec)
 {

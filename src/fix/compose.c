@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fix/fix.h"
+#include "fix/compose.h"
 #include "util/str.h"
 
 /* Causes whose fix the planner owns when it is asked to solve problem. */
@@ -33,7 +33,7 @@ static bool planner_owns(enum cause_id cause, enum plan_problem problem)
 	}
 }
 
-/* See fix.h. The driver's absence or age comes first; then the first torch problem in report order. */
+/* See compose.h. The driver's absence or age comes first; then the first torch problem in report order. */
 enum plan_problem fix_problem(const struct diagnosis *d)
 {
 	const struct findings *list = &d->findings;
@@ -195,7 +195,7 @@ static void note_findings(struct fix_report *r, const struct diagnosis *d)
 	}
 }
 
-/* See fix.h. */
+/* See compose.h. */
 void fix_compose(const struct facts *f, const struct diagnosis *d, const char *venv_dir, struct fix_report *out)
 {
 	struct plan *torch = malloc(sizeof(*torch));
@@ -257,7 +257,7 @@ done:
 	free(shared);
 }
 
-/* See fix.h. */
+/* See compose.h. */
 void fix_rebuild(const struct fix_report *r, bool container, struct fix_rebuild *out)
 {
 	memset(out, 0, sizeof(*out));

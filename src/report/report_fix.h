@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "fix/fix.h"
+#include "fix/compose.h"
 #include "report/report.h"
 
 #define FIX_SCHEMA "gpudoctor.fix/1"

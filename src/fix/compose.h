@@ -1,5 +1,5 @@
 /*
- * fix.h - a diagnosis turned into one plan from this machine to a working
+ * compose.h - a diagnosis turned into one plan from this machine to a working
  * PyTorch: the steps the lower layers need first (from their findings),
  * then the planner's way for PyTorch and the driver (plan/plan.h), with
  * whole alternative paths beside it.
@@ -9,8 +9,8 @@
  * planner checked the PyTorch part of each; the finding steps come from
  * the rules as they are.
  */
-#ifndef GD_FIX_FIX_H
-#define GD_FIX_FIX_H
+#ifndef GD_FIX_COMPOSE_H
+#define GD_FIX_COMPOSE_H
 
 #include "plan/plan.h"
 #include "rules/rules.h"
