@@ -226,6 +226,7 @@ int kb_arch_support(const char *cc, struct kb_arch_support *out)
 	return -1;
 }
 
+/* See kb.h: a static sentence for each verdict. */
 const char *kb_torch_verdict_text(enum kb_torch_verdict verdict)
 {
 	switch (verdict) {

@@ -34,6 +34,7 @@ struct plan_step *plan_step_add(struct plan_path *p, enum plan_step_kind kind, c
 	return s;
 }
 
+/* See plan.h. A failed check clears p->ok; past PLAN_MAX_CHECKS the check still counts, unlisted. */
 void plan_check_add(struct plan_path *p, const char *what, enum check_state state, const char *source,
 		    const char *fmt, ...)
 {
@@ -92,6 +93,7 @@ int plan_shell_word(const char *word, char *out, size_t outsz)
 	return 0;
 }
 
+/* The names the JSON report uses (docs/fix.md); static strings, never NULL for a value of the enum. */
 const char *plan_installer_name(enum plan_installer installer)
 {
 	static const char *const names[] = {
@@ -103,6 +105,7 @@ const char *plan_installer_name(enum plan_installer installer)
 	return names[installer];
 }
 
+/* As plan_installer_name, for problems. */
 const char *plan_problem_name(enum plan_problem problem)
 {
 	static const char *const names[] = {
@@ -115,6 +118,7 @@ const char *plan_problem_name(enum plan_problem problem)
 	return names[problem];
 }
 
+/* As plan_installer_name, for step kinds. */
 const char *plan_step_kind_name(enum plan_step_kind kind)
 {
 	static const char *const names[] = {
@@ -124,6 +128,7 @@ const char *plan_step_kind_name(enum plan_step_kind kind)
 	return names[kind];
 }
 
+/* As plan_installer_name, for check states. */
 const char *plan_check_state_name(enum check_state state)
 {
 	static const char *const names[] = {
