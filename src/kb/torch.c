@@ -331,8 +331,11 @@ int kb_torch_in_release(const char *version, const struct kb_torch_need *need, s
 			continue;
 		if (found == 0 && need->oldest_driver) {
 			int by_driver = version_compare(fit.min_driver.value, out->min_driver.value);
+			/* on a tie, a build whose architectures the tables know, then the newer CUDA */
+			int by_data = (fit.variant.archs != NULL) - (out->variant.archs != NULL);
 
-			if (by_driver > 0 || (by_driver == 0 && version_compare(fit.variant.cuda, out->variant.cuda) <= 0))
+			if (by_driver > 0 || (by_driver == 0 && (by_data < 0 || (by_data == 0 &&
+			    version_compare(fit.variant.cuda, out->variant.cuda) <= 0))))
 				continue;
 		} else if (found == 0 && version_compare(fit.variant.cuda, out->variant.cuda) <= 0) {
 			continue;

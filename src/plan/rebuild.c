@@ -65,6 +65,11 @@ int plan_rebuild(const struct plan_machine *m, const struct plan *fixplan, const
 	else if (m->torch)
 		plan_release_of(m->torch->version, release, sizeof(release));
 	need_fresh(m, driver, fresh.python, &need);
+	if (!driver && !out->driver_branch[0]) {
+		/* no driver here and none planned: the environment is for another machine; take the build most run */
+		fresh.driver_known = false;
+		need.oldest_driver = true;
+	}
 	if (release[0])
 		rc = kb_torch_in_release(release, &need, &fit);
 	if (rc < 0)
