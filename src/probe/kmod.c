@@ -13,8 +13,12 @@
 
 #define PROC_TEXT_MAX (1024 * 1024)
 #define MODULES_DEP_MAX (16 * 1024 * 1024)
-/* The EFI global variable GUID that holds SecureBoot. */
-#define SECURE_BOOT_VAR "/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-e39a1e97d3c0"
+/*
+ * SecureBoot lives under EFI_GLOBAL_VARIABLE, {0x8BE4DF61, 0x93CA, 0x11D2, {0xAA, 0x0D, 0x00, 0xE0, 0x98,
+ * 0x03, 0x2B, 0x8C}} (UEFI Specification 2.10, section 3.3 "Globally Defined Variables"; edk2's
+ * MdePkg/Include/Guid/GlobalVariable.h); efivarfs names each file Name-guid in lower case.
+ */
+#define SECURE_BOOT_VAR "/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c"
 #define MODULE_SIG_MAGIC "~Module signature appended~\n"
 
 /*
@@ -241,7 +245,10 @@ static void read_blacklist(struct kmod_facts *k, const struct rootfs *fs)
 	}
 }
 
-/* The EFI variable holds 4 attribute bytes, then one data byte. */
+/*
+ * An efivarfs file holds the variable's 4 attribute bytes, then its data (the kernel's
+ * Documentation/filesystems/efivarfs.rst); SecureBoot's data is one byte, 1 when enforcing.
+ */
 static void read_secure_boot(struct kmod_facts *k, const struct rootfs *fs)
 {
 	unsigned char b[5];
