@@ -29,6 +29,12 @@ const struct dlib_symbol nvml_symbols[] = {
 	DLIB_SYMBOL(struct nvml_fns, remapped, "nvmlDeviceGetRemappedRows", false),
 	DLIB_SYMBOL(struct nvml_fns, processes, "nvmlDeviceGetComputeRunningProcesses_v3", false),
 	DLIB_SYMBOL(struct nvml_fns, cc, "nvmlDeviceGetCudaComputeCapability", false),
+	DLIB_SYMBOL(struct nvml_fns, fan, "nvmlDeviceGetFanSpeed", false),
+	DLIB_SYMBOL(struct nvml_fns, pstate, "nvmlDeviceGetPerformanceState", false),
+	DLIB_SYMBOL(struct nvml_fns, temp_threshold, "nvmlDeviceGetTemperatureThreshold", false),
+	DLIB_SYMBOL(struct nvml_fns, clock_events, "nvmlDeviceGetCurrentClocksEventReasons", false),
+	DLIB_SYMBOL(struct nvml_fns, clock_throttle, "nvmlDeviceGetCurrentClocksThrottleReasons", false),
+	DLIB_SYMBOL(struct nvml_fns, retired_pages, "nvmlDeviceGetRetiredPages", false),
 };
 
 const size_t nvml_nsymbols = sizeof(nvml_symbols) / sizeof(nvml_symbols[0]);

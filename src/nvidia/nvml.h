@@ -42,6 +42,10 @@ enum {
 };
 
 #define NVML_TEMPERATURE_GPU 0
+#define NVML_TEMPERATURE_THRESHOLD_SLOWDOWN 1	/* nvmlTemperatureThresholds_t */
+#define NVML_PSTATE_UNKNOWN 32
+#define NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS 0
+#define NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR 1
 #define NVML_MEMORY_ERROR_TYPE_UNCORRECTED 1
 #define NVML_VOLATILE_ECC 0
 #define NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE 32
@@ -108,6 +112,15 @@ typedef nvmlReturn_t (*nvmlDeviceGetRemappedRows_fn)(nvmlDevice_t device, unsign
 typedef nvmlReturn_t (*nvmlDeviceGetComputeRunningProcesses_v3_fn)(nvmlDevice_t device, unsigned int *count,
 								    nvmlProcessInfo_t *infos);
 typedef nvmlReturn_t (*nvmlDeviceGetCudaComputeCapability_fn)(nvmlDevice_t device, int *major, int *minor);
+typedef nvmlReturn_t (*nvmlDeviceGetFanSpeed_fn)(nvmlDevice_t device, unsigned int *speed);
+typedef nvmlReturn_t (*nvmlDeviceGetPerformanceState_fn)(nvmlDevice_t device, int *pstate);	/* nvmlPstates_t */
+typedef nvmlReturn_t (*nvmlDeviceGetTemperatureThreshold_fn)(nvmlDevice_t device, int threshold, unsigned int *temp);
+/* The clocks event (formerly "throttle") reasons bitmask; the older name is the same call. */
+typedef nvmlReturn_t (*nvmlDeviceGetCurrentClocksEventReasons_fn)(nvmlDevice_t device, unsigned long long *reasons);
+typedef nvmlReturn_t (*nvmlDeviceGetCurrentClocksThrottleReasons_fn)(nvmlDevice_t device, unsigned long long *reasons);
+/* pageCount 0 and addresses NULL asks for the count alone. */
+typedef nvmlReturn_t (*nvmlDeviceGetRetiredPages_fn)(nvmlDevice_t device, int cause, unsigned int *pageCount,
+						      unsigned long long *addresses);
 
 /* The entry points, resolved by dlib_open() from nvml_symbols. */
 struct nvml_fns {
@@ -135,6 +148,12 @@ struct nvml_fns {
 	nvmlDeviceGetRemappedRows_fn remapped;
 	nvmlDeviceGetComputeRunningProcesses_v3_fn processes;
 	nvmlDeviceGetCudaComputeCapability_fn cc;
+	nvmlDeviceGetFanSpeed_fn fan;
+	nvmlDeviceGetPerformanceState_fn pstate;
+	nvmlDeviceGetTemperatureThreshold_fn temp_threshold;
+	nvmlDeviceGetCurrentClocksEventReasons_fn clock_events;
+	nvmlDeviceGetCurrentClocksThrottleReasons_fn clock_throttle;	/* the same, under the name older drivers export */
+	nvmlDeviceGetRetiredPages_fn retired_pages;
 };
 
 extern const struct dlib_symbol nvml_symbols[];

@@ -234,3 +234,24 @@ void fact_limit_text(const struct fact_limit *l, char *out, size_t outsz)
 	else
 		snprintf(out, outsz, "%d more %s not examined (the first %d were)", l->dropped, l->what, l->limit);
 }
+
+/* See facts.h. The names follow nvml.h's nvmlClocksEventReason* constants, lower-cased. */
+const char *gpu_clock_event_name(unsigned long long bit)
+{
+	static const struct { unsigned long long bit; const char *name; } names[] = {
+		{ GPU_CLOCKS_IDLE, "gpu_idle" },
+		{ GPU_CLOCKS_APP_SETTING, "applications_clocks_setting" },
+		{ GPU_CLOCKS_SW_POWER_CAP, "sw_power_cap" },
+		{ GPU_CLOCKS_HW_SLOWDOWN, "hw_slowdown" },
+		{ GPU_CLOCKS_SYNC_BOOST, "sync_boost" },
+		{ GPU_CLOCKS_SW_THERMAL, "sw_thermal_slowdown" },
+		{ GPU_CLOCKS_HW_THERMAL, "hw_thermal_slowdown" },
+		{ GPU_CLOCKS_HW_POWER_BRAKE, "hw_power_brake_slowdown" },
+		{ GPU_CLOCKS_DISPLAY_SETTING, "display_clock_setting" },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].bit == bit)
+			return names[i].name;
+	return NULL;
+}

@@ -288,10 +288,37 @@ struct nvml_device {
 	long long ecc_uncorrected;
 	int retired_pending, remap_pending, remap_failure;
 	int cc_major, cc_minor;
+	int fan_percent;			/* of its maximum speed; -1 unknown or fanless */
+	int pstate;				/* performance state 0 (fastest) .. 15; -1 unknown */
+	int temp_slowdown_c;			/* where the GPU starts slowing itself down */
+	long long clock_events;			/* nvmlClocksEventReason* bits holding clocks down; -1 unknown */
+	int retired_sbe, retired_dbe;		/* pages retired (or pending) for single-/double-bit errors */
 	int nprocs;
 	int procs_total;			/* when more than MAX_RT_PROCS: how many NVML has, none listed */
-	struct { unsigned pid; long long used_mib; } procs[MAX_RT_PROCS];
+	struct gpu_process {
+		unsigned pid;
+		long long used_mib;
+		/* joined from /proc by the parent: the helper only asks the driver */
+		bool seen;			/* /proc/PID was readable here */
+		long long uid;			/* -1 unknown */
+		char user[32];			/* "" when the uid has no name */
+		char command[FACT_TEXT];	/* cmdline, arguments joined by spaces */
+	} procs[MAX_RT_PROCS];
 };
+
+/* nvmlClocksEventReason* bits (nvml.h, NVML_API_VERSION 13): why clocks are held below their maximum. */
+#define GPU_CLOCKS_IDLE 0x1ULL
+#define GPU_CLOCKS_APP_SETTING 0x2ULL
+#define GPU_CLOCKS_SW_POWER_CAP 0x4ULL
+#define GPU_CLOCKS_HW_SLOWDOWN 0x8ULL
+#define GPU_CLOCKS_SYNC_BOOST 0x10ULL
+#define GPU_CLOCKS_SW_THERMAL 0x20ULL
+#define GPU_CLOCKS_HW_THERMAL 0x40ULL
+#define GPU_CLOCKS_HW_POWER_BRAKE 0x80ULL
+#define GPU_CLOCKS_DISPLAY_SETTING 0x100ULL
+/* The reasons that slow a busy GPU down (idle, application clocks, sync boost and display settings do not). */
+#define GPU_CLOCKS_SLOWDOWNS (GPU_CLOCKS_SW_POWER_CAP | GPU_CLOCKS_HW_SLOWDOWN | GPU_CLOCKS_SW_THERMAL | \
+			      GPU_CLOCKS_HW_THERMAL | GPU_CLOCKS_HW_POWER_BRAKE)
 
 struct cuda_device {
 	char name[96], bus_id[32];
@@ -329,6 +356,7 @@ struct runtime_facts {
 	int nvml_count;			/* -1 when unknown */
 	struct nvml_device nvml[MAX_RT_DEVICES];
 	int nvml_ndev;
+	bool procs_foreign_pids;	/* in a container: NVML's pids are the host's, not joined with /proc */
 	/* CUDA driver API */
 	int cuda_driver_version;	/* cuDriverGetVersion, 0 when unknown */
 	int cuda_count;			/* -1 when unknown */
@@ -500,6 +528,8 @@ void fact_limit_text(const struct fact_limit *l, char *out, size_t outsz);
 const char *fact_state_name(enum fact_state state);
 const char *lib_origin_name(enum lib_origin origin);
 const char *visible_kind_name(enum visible_kind kind);
+/* The name of one GPU_CLOCKS_* bit ("sw_thermal_slowdown", as DCGM and nvidia-smi -q name them), NULL for others. */
+const char *gpu_clock_event_name(unsigned long long bit);
 
 /* Lookup helpers for rules and renderers. */
 /* Whether a section's facts are incomplete because files were refused, e.g. &f->pci.status. */

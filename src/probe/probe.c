@@ -63,6 +63,7 @@ void probe_all(struct facts *f, struct probe_ctx *ctx)
 	run_probe(probe_python, f, ctx, &f->python.status);
 	ctx->loader = NULL;
 	probe_runtime(f, ctx);
+	probe_gpu_processes(f, ctx);
 	probe_torch_deep(f, ctx);
 	loader_release(&loader);
 	f->unreadable_count = (int)rootfs_denied_count(ctx->fs);

@@ -42,6 +42,8 @@ void probe_torch(struct facts *f, const struct probe_ctx *ctx);
 void probe_torch_deep(struct facts *f, const struct probe_ctx *ctx);
 /* Calls NVML and the CUDA driver API in a helper process with a deadline. */
 void probe_runtime(struct facts *f, const struct probe_ctx *ctx);
+/* The owners and command lines of the processes NVML listed, from /proc (not inside a container). */
+void probe_gpu_processes(struct facts *f, const struct probe_ctx *ctx);
 
 /* Run every probe in dependency order, the driver calls and the deep probe last (they follow
  * --static, --fast and --deep); ctx->loader is set up and

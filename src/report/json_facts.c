@@ -280,15 +280,28 @@ static const char *compute_mode_name(int m)
 
 static json_t *nvml_device_json(const struct nvml_device *d)
 {
-	json_t *procs = json_array();
+	json_t *procs = json_array(), *events = json_null(), *o;
 	char cc[32] = "";
 
-	for (int i = 0; i < d->nprocs; i++)
-		json_array_append_new(procs, json_pack("{s:i, s:o}", "pid", (int)d->procs[i].pid, "used_mib",
-						       int_or_null(d->procs[i].used_mib)));
+	for (int i = 0; i < d->nprocs; i++) {
+		const struct gpu_process *p = &d->procs[i];
+
+		json_array_append_new(procs, json_pack("{s:i, s:o, s:o, s:o, s:o}", "pid", (int)p->pid,
+						       "used_mib", int_or_null(p->used_mib),
+						       "uid", int_or_null(p->uid), "user", str_or_null(p->user),
+						       "command", str_or_null(p->command)));
+	}
+	if (d->clock_events >= 0) {
+		events = json_array();
+		for (int b = 0; b < 63; b++)
+			if ((unsigned long long)d->clock_events & (1ULL << b))
+				json_array_append_new(events, gpu_clock_event_name(1ULL << b)
+							      ? json_string(gpu_clock_event_name(1ULL << b))
+							      : json_sprintf("0x%llx", 1ULL << b));
+	}
 	if (d->cc_major >= 0 && d->cc_minor >= 0)
 		snprintf(cc, sizeof(cc), "%d.%d", d->cc_major, d->cc_minor);
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o}",
+	o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o}",
 			 "name", str_or_null(d->name), "uuid", str_or_null(d->uuid), "bus_id", str_or_null(d->bus_id),
 			 "compute_capability", str_or_null(cc),
 			 "memory_total_mib", int_or_null(d->mem_total_mib), "memory_used_mib", int_or_null(d->mem_used_mib),
@@ -302,6 +315,13 @@ static json_t *nvml_device_json(const struct nvml_device *d)
 			 "ecc_uncorrected", int_or_null(d->ecc_uncorrected), "retired_pages_pending", tristate(d->retired_pending),
 			 "row_remap_pending", tristate(d->remap_pending), "row_remap_failure", tristate(d->remap_failure),
 			 "processes", procs);
+	json_object_set_new(o, "retired_pages", d->retired_sbe < 0 && d->retired_dbe < 0 ? json_null()
+		: json_pack("{s:o, s:o}", "single_bit", int_or_null(d->retired_sbe), "double_bit", int_or_null(d->retired_dbe)));
+	json_object_set_new(o, "clock_events", events);
+	json_object_set_new(o, "temperature_slowdown_c", int_or_null(d->temp_slowdown_c));
+	json_object_set_new(o, "fan_percent", int_or_null(d->fan_percent));
+	json_object_set_new(o, "pstate", int_or_null(d->pstate));
+	return o;
 }
 
 static json_t *cuda_device_json(const struct cuda_device *d)
@@ -325,7 +345,7 @@ static json_t *runtime_json(const struct runtime_facts *rt)
 		json_array_append_new(nd, nvml_device_json(&rt->nvml[i]));
 	for (int i = 0; i < rt->cuda_ndev; i++)
 		json_array_append_new(cd, cuda_device_json(&rt->cuda[i]));
-	return json_pack("{s:o, s:b, s:f, s:f, s:b, s:b, s:b, s:o, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:o, s:o}}",
+	return json_pack("{s:o, s:b, s:f, s:f, s:b, s:b, s:b, s:o, s:o, s:{s:o, s:o, s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:o, s:o}}",
 			 "status", status_json(&rt->status), "ran", rt->ran, "timeout_s", rt->timeout_s,
 			 "elapsed_ms", rt->elapsed_ms, "hung", rt->hung, "crashed", rt->crashed,
 			 "helper_stuck", rt->helper_stuck,
@@ -333,7 +353,7 @@ static json_t *runtime_json(const struct runtime_facts *rt)
 			 "last_call", (rt->hung || rt->crashed) ? str_or_null(rt->last_call) : json_null(),
 			 "nvml", "library", library_json(&rt->nvml_lib), "driver_version", str_or_null(rt->nvml_driver_version),
 			 "cuda_version", cuda_version_json(rt->nvml_cuda_version), "count", int_or_null(rt->nvml_count),
-			 "devices", nd,
+			 "devices", nd, "processes_joined", json_boolean(!rt->procs_foreign_pids),
 			 "cuda", "library", library_json(&rt->cuda_lib),
 			 "driver_version", cuda_version_json(rt->cuda_driver_version), "count", int_or_null(rt->cuda_count),
 			 "devices", cd);

@@ -67,6 +67,19 @@ void finding_detail(struct finding *f, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* See finding.h. Replaces an earlier summary; NULL f is ignored. */
+void finding_summary(struct finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!f)
+		return;
+	free(f->summary);
+	va_start(ap, fmt);
+	f->summary = str_vdupf(fmt, ap);
+	va_end(ap);
+}
+
 /*
  * Add a row of evidence; fact and source (NULL for "") are copied, value formatted; f owns all three.
  * Past FINDING_MAX_EVIDENCE the row is only counted in evidence_dropped. NULL f is ignored.
@@ -205,6 +218,7 @@ struct finding *findings_find(struct findings *list, enum cause_id cause)
 void finding_release(struct finding *f)
 {
 	free(f->title);
+	free(f->summary);
 	free(f->detail);
 	for (int j = 0; j < f->nevidence; j++) {
 		free(f->evidence[j].fact);

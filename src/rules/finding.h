@@ -51,6 +51,7 @@ struct finding {
 	enum severity severity;
 	enum stage stage;
 	char *title;
+	char *summary;			/* the verdict's one line when this is the root cause; NULL: the title */
 	char *detail;
 	struct evidence evidence[FINDING_MAX_EVIDENCE];
 	int nevidence;
@@ -82,6 +83,8 @@ struct finding *findings_add(struct findings *list, enum cause_id cause, enum se
 /* The finding sits at another stage than its cause's usual one (docs/causes.md says when). */
 void finding_stage(struct finding *f, enum stage stage);
 void finding_detail(struct finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* What the verdict says when f is the root cause, where its title alone would mislead ("7 of 8 GPUs ready; ..."). */
+void finding_summary(struct finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void finding_evidence(struct finding *f, const char *fact, const char *source, const char *value_fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void finding_fix(struct finding *f, const char *command, const char *text_fmt, ...)

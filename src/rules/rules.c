@@ -14,7 +14,7 @@
 /* The families in their fixed order; a finding's origin starts with its family's place here. */
 static const struct rule_family *const families[] = {
 	&rules_platform, &rules_gpu, &rules_driver, &rules_libs, &rules_toolkit, &rules_env, &rules_runtime,
-	&rules_torch, &rules_summary,
+	&rules_health, &rules_torch, &rules_summary,
 };
 
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
@@ -109,7 +109,8 @@ static void decide(struct diagnosis *out)
 	}
 	if (out->root_cause) {
 		out->verdict = out->root_cause->cause == CAUSE_GPU_NONE ? VERDICT_NO_GPU : VERDICT_BROKEN;
-		str_copy(out->summary, sizeof(out->summary), out->root_cause->title);
+		str_copy(out->summary, sizeof(out->summary),
+			 out->root_cause->summary ? out->root_cause->summary : out->root_cause->title);
 	} else {
 		const struct finding *ready = findings_get(list, CAUSE_GPU_READY);
 

@@ -1,5 +1,5 @@
 /*
- * rules_gpu.c - the device itself: present, healthy, on a full-width link.
+ * rules_gpu.c - the device itself: present and on a full-width link (its health: rules_health.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -36,44 +36,6 @@ static void check_no_gpu(const struct facts *facts, struct findings *out)
 		    "on a desktop, check the card is seated, powered and enabled in the firmware setup");
 }
 
-static void check_hardware(const struct facts *facts, struct findings *out)
-{
-	struct finding *f = NULL;
-
-	for (int i = 0; i < facts->pci.count; i++) {
-		const struct pci_gpu *g = &facts->pci.gpus[i];
-
-		if (!g->fallen_off_bus && g->aer_fatal == 0)
-			continue;
-		if (!f)
-			f = findings_add(out, CAUSE_GPU_HARDWARE_FAULT, g->fallen_off_bus ? SEV_ERROR : SEV_WARNING,
-					 "GPU %s reports a hardware fault", g->address);
-		else if (g->fallen_off_bus)
-			f->severity = SEV_ERROR;
-		if (g->fallen_off_bus)
-			finding_evidence(f, "PCI config space", g->sysfs_path, "%s reads all ones: the GPU has fallen off the bus",
-					 g->address);
-		if (g->aer_fatal)
-			finding_evidence(f, "fatal PCIe AER errors", g->sysfs_path, "%s: %llu", g->address,
-					 (unsigned long long)g->aer_fatal);
-	}
-	if (!f)
-		return;
-	if (f->severity == SEV_ERROR) {
-		finding_detail(f, "The device no longer answers on the PCI bus. This is below every driver: power, "
-			       "seating, riser cable, overheating or a failing GPU (the kernel log usually shows NVRM Xid 79).");
-		finding_fix(f, "sudo dmesg | grep -iE 'xid|nvrm|aer'", "read what the kernel logged about the device");
-		finding_fix(f, "sudo reboot", "a reboot (or a full power cycle) is the only way to bring the GPU back");
-	} else {
-		finding_detail(f, "The PCIe link reported fatal errors (Advanced Error Reporting). The GPU still answers, "
-			       "but such errors come from power, seating, a riser cable or a failing slot or card, and often "
-			       "precede the GPU falling off the bus.");
-		finding_fix(f, "sudo dmesg | grep -iE 'xid|nvrm|aer'", "read what the kernel logged about the device");
-	}
-	finding_fix(f, NULL, "if it happens again: check power connectors, PSU capacity, cooling and the PCIe slot; "
-		    "run `nvidia-smi -q -d ECC,PAGE_RETIREMENT` after reboot");
-}
-
 static void check_link(const struct facts *facts, struct findings *out)
 {
 	for (int i = 0; i < facts->pci.count; i++) {
@@ -98,7 +60,6 @@ static void check_link(const struct facts *facts, struct findings *out)
 
 static const struct rule gpu_rules[] = {
 	{ CAUSE_GPU_NONE, check_no_gpu },
-	{ CAUSE_GPU_HARDWARE_FAULT, check_hardware },
 	{ CAUSE_GPU_PCIE_DEGRADED, check_link },
 };
 

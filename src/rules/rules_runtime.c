@@ -196,44 +196,6 @@ static void check_init(const struct facts *facts, struct findings *out)
 }
 
 /* 00000000:01:00.0 (NVML) and 0000:01:00.0 (sysfs) name the same device. */
-static bool same_bus_id(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-
-	if (la < 7 || lb < 7)
-		return false;
-	return str_casestr(a + la - 7, b + lb - 7) == a + la - 7;
-}
-
-static void check_lost_gpus(const struct facts *facts, struct findings *out)
-{
-	const struct runtime_facts *rt = &facts->runtime;
-	struct finding *f = NULL;
-
-	if (rt->nvml_count < 0 || facts->container.in_container || facts->container.wsl)
-		return;
-	for (int i = 0; i < facts->pci.count; i++) {
-		const struct pci_gpu *g = &facts->pci.gpus[i];
-		bool seen = false;
-
-		if (strcmp(g->driver, "nvidia") != 0)
-			continue;	/* unbound GPUs are driver.not-loaded's business */
-		for (int k = 0; k < rt->nvml_ndev; k++)
-			seen |= same_bus_id(rt->nvml[k].bus_id, g->address);
-		if (seen)
-			continue;
-		if (!f) {
-			f = add_joining(out, CAUSE_GPU_HARDWARE_FAULT, SEV_WARNING,
-					"a GPU on the bus is missing from the driver's list");
-			finding_detail(f, "The nvidia module is bound to the device, but NVML does not list it: the "
-				       "driver lost it (an Xid error) or failed to initialise it.");
-			finding_fix(f, "sudo dmesg | grep -iE 'xid|nvrm'", "read why the driver dropped it");
-			finding_fix(f, "sudo reboot", "a reboot brings a lost GPU back, if the hardware is sound");
-		}
-		finding_evidence(f, "GPU", g->sysfs_path, "%s on PCI, not among NVML's %d devices", g->address, rt->nvml_count);
-	}
-}
-
 static void check_modes(const struct facts *facts, struct findings *out)
 {
 	const struct runtime_facts *rt = &facts->runtime;
@@ -273,34 +235,6 @@ static void check_modes(const struct facts *facts, struct findings *out)
 			snprintf(cmd, sizeof(cmd), "sudo nvidia-smi -i %d -c DEFAULT", i);
 			finding_fix(f, cmd, "set the compute mode back to default");
 		}
-	}
-}
-
-static void check_health(const struct facts *facts, struct findings *out)
-{
-	const struct runtime_facts *rt = &facts->runtime;
-	struct finding *f = NULL;
-
-	for (int i = 0; i < rt->nvml_ndev; i++) {
-		const struct nvml_device *d = &rt->nvml[i];
-		bool fatal = d->remap_failure == 1;
-
-		if (d->ecc_uncorrected <= 0 && d->retired_pending != 1 && d->remap_pending != 1 && !fatal)
-			continue;
-		if (!f) {
-			f = add_joining(out, CAUSE_GPU_HARDWARE_FAULT, SEV_WARNING, "GPU memory reports errors");
-			finding_detail(f, "The GPU's memory has uncorrectable errors or pages waiting to be retired. "
-				       "Pending retirements and row remaps take effect at the next GPU reset; a "
-				       "failed row remap means the GPU should be replaced.");
-			finding_fix(f, "nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER", "read the details");
-			finding_fix(f, "sudo nvidia-smi -r", "reset the GPU (or reboot) so pending retirements apply");
-		}
-		if (f && fatal)
-			f->severity = SEV_ERROR;
-		finding_evidence(f, "GPU", d->bus_id, "%d %s: uncorrected ECC %lld, retired pages pending %s, row remap "
-				 "pending %s, row remap failure %s", i, d->name, d->ecc_uncorrected,
-				 d->retired_pending == 1 ? "yes" : "no", d->remap_pending == 1 ? "yes" : "no",
-				 d->remap_failure == 1 ? "yes" : "no");
 	}
 }
 
@@ -384,8 +318,6 @@ static const struct rule runtime_rules[] = {
 	{ CAUSE_GPU_MIG_OR_COMPUTE_MODE, check_modes },
 	{ CAUSE_DRIVER_HUNG, check_hung },
 	{ CAUSE_CUDA_INIT_FAILED, check_init },
-	{ CAUSE_GPU_HARDWARE_FAULT, check_lost_gpus },
-	{ CAUSE_GPU_HARDWARE_FAULT, check_health },
 	{ CAUSE_GPU_PERSISTENCE_OFF, check_persistence },
 };
 

@@ -571,6 +571,36 @@ static void load_compute(json_t *o, const char *devctx, struct fake_compute *c)
 		c->fake_ms = ms;
 }
 
+/* "clocks_event_reasons": ["sw_thermal_slowdown", ...]: nvml.h's nvmlClocksEventReason* names, lower-cased. */
+static void load_clock_events(json_t *o, const char *ctx, struct fake_device *d)
+{
+	static const char *const bits[] = {
+		"gpu_idle", "applications_clocks_setting", "sw_power_cap", "hw_slowdown", "sync_boost",
+		"sw_thermal_slowdown", "hw_thermal_slowdown", "hw_power_brake_slowdown", "display_clock_setting",
+	};
+	json_t *v = json_object_get(o, "clocks_event_reasons"), *e;
+	size_t i;
+
+	if (!v)
+		return;
+	if (!json_is_array(v)) {
+		BAD(ctx, "clocks_event_reasons", "want a list of reason names");
+		return;
+	}
+	d->clocks_event_reasons = 0;
+	json_array_foreach(v, i, e) {
+		size_t b;
+
+		for (b = 0; b < sizeof(bits) / sizeof(bits[0]); b++)
+			if (json_is_string(e) && strcmp(json_string_value(e), bits[b]) == 0)
+				break;
+		if (b == sizeof(bits) / sizeof(bits[0]))
+			BAD(ctx, "clocks_event_reasons", "unknown reason (want e.g. sw_thermal_slowdown)");
+		else
+			d->clocks_event_reasons |= 1LL << b;
+	}
+}
+
 static void load_device(json_t *o, int idx, struct fake_device *d)
 {
 	static const char *const known[] = {
@@ -578,7 +608,8 @@ static void load_device(json_t *o, int idx, struct fake_device *d)
 		"sm_count", "clock_mhz", "mem_clock_mhz", "bus_width", "temperature_c", "power_w",
 		"power_limit_w", "utilization", "persistence_mode", "compute_mode", "mig", "mig_pending",
 		"mig_instances", "ecc_uncorrected", "retired_pages_pending", "row_remap_failure",
-		"row_remap_pending", "processes", "compute", NULL,
+		"row_remap_pending", "processes", "compute", "fan_percent", "pstate", "temperature_slowdown_c",
+		"clocks_event_reasons", "retired_pages", NULL,
 	};
 	char ctx[32], buf[FAKE_STR];
 	json_t *v;
@@ -596,6 +627,8 @@ static void load_device(json_t *o, int idx, struct fake_device *d)
 	d->power_w = d->power_limit_w = -1;
 	d->persistence_mode = d->compute_mode = d->mig = d->mig_pending = -1;
 	d->retired_pages_pending = d->row_remap_failure = d->row_remap_pending = -1;
+	d->fan_percent = d->pstate = d->temperature_slowdown_c = d->clocks_event_reasons = -1;
+	d->retired_sbe = d->retired_dbe = -1;
 	load_compute(NULL, ctx, &d->compute);
 	if (!o)
 		return;
@@ -685,6 +718,17 @@ static void load_device(json_t *o, int idx, struct fake_device *d)
 	d->retired_pages_pending = get_bool(o, ctx, "retired_pages_pending");
 	d->row_remap_failure = get_bool(o, ctx, "row_remap_failure");
 	d->row_remap_pending = get_bool(o, ctx, "row_remap_pending");
+	d->fan_percent = get_int(o, ctx, "fan_percent", 0, 100);
+	d->pstate = get_int(o, ctx, "pstate", 0, 15);
+	d->temperature_slowdown_c = get_int(o, ctx, "temperature_slowdown_c", 0, 1000);
+	load_clock_events(o, ctx, d);
+	v = json_object_get(o, "retired_pages");
+	if (v && json_is_object(v)) {
+		d->retired_sbe = get_int(v, ctx, "single_bit", 0, INT_MAX);
+		d->retired_dbe = get_int(v, ctx, "double_bit", 0, INT_MAX);
+	} else if (v) {
+		BAD(ctx, "retired_pages", "want {\"single_bit\": N, \"double_bit\": N}");
+	}
 
 	v = json_object_get(o, "processes");
 	if (v && !json_is_array(v)) {

@@ -70,6 +70,9 @@ struct fake_device {
 	long long ecc_uncorrected;
 	int retired_pages_pending;	/* -1, 0, 1 */
 	int row_remap_failure, row_remap_pending;	/* -1, 0, 1 */
+	long long fan_percent, pstate, temperature_slowdown_c;
+	long long clocks_event_reasons;	/* -1, or the nvmlClocksEventReason* bits named in the list */
+	long long retired_sbe, retired_dbe;	/* "retired_pages": {"single_bit": N, "double_bit": N} */
 	int has_processes;
 	int nprocs;
 	struct fake_proc procs[FAKE_MAX_PROCS];

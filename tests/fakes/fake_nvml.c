@@ -59,6 +59,12 @@ FAKE_API(nvmlDeviceGetRetiredPagesPendingStatus);
 FAKE_API(nvmlDeviceGetRemappedRows);
 FAKE_API(nvmlDeviceGetComputeRunningProcesses_v3);
 FAKE_API(nvmlDeviceGetCudaComputeCapability);
+FAKE_API(nvmlDeviceGetFanSpeed);
+FAKE_API(nvmlDeviceGetPerformanceState);
+FAKE_API(nvmlDeviceGetTemperatureThreshold);
+FAKE_API(nvmlDeviceGetCurrentClocksEventReasons);
+FAKE_API(nvmlDeviceGetCurrentClocksThrottleReasons);
+FAKE_API(nvmlDeviceGetRetiredPages);
 
 /* nvidia/nvml.h has no typedef for it (gpudoctor does not call it); nvml.h's signature. */
 FAKE_EXPORT const char *nvmlErrorString(nvmlReturn_t result);
@@ -550,5 +556,103 @@ nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device, int *major,
 		return NVML_ERROR_NOT_SUPPORTED;
 	*major = d->cc_major;
 	*minor = d->cc_minor;
+	return NVML_SUCCESS;
+}
+
+/* A field that is one number, or NOT_SUPPORTED when gpu.json leaves it out. */
+static nvmlReturn_t unsigned_field(long long v, unsigned int *out)
+{
+	if (!out)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (v < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	*out = (unsigned)v;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetFanSpeed(nvmlDevice_t device, unsigned int *speed)
+{
+	const struct fake_device *d;
+	int mig;
+
+	DEVICE("nvmlDeviceGetFanSpeed", device, d, mig);
+	GPU_ONLY(mig);
+	return unsigned_field(d->fan_percent, speed);
+}
+
+nvmlReturn_t nvmlDeviceGetPerformanceState(nvmlDevice_t device, int *pstate)
+{
+	const struct fake_device *d;
+	int mig;
+
+	DEVICE("nvmlDeviceGetPerformanceState", device, d, mig);
+	GPU_ONLY(mig);
+	if (!pstate)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (d->pstate < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	*pstate = (int)d->pstate;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetTemperatureThreshold(nvmlDevice_t device, int threshold, unsigned int *temp)
+{
+	const struct fake_device *d;
+	int mig;
+
+	DEVICE("nvmlDeviceGetTemperatureThreshold", device, d, mig);
+	GPU_ONLY(mig);
+	if (threshold != NVML_TEMPERATURE_THRESHOLD_SLOWDOWN)
+		return temp ? NVML_ERROR_NOT_SUPPORTED : NVML_ERROR_INVALID_ARGUMENT;
+	return unsigned_field(d->temperature_slowdown_c, temp);
+}
+
+static nvmlReturn_t clock_reasons(const char *fn, nvmlDevice_t device, unsigned long long *reasons)
+{
+	const struct fake_device *d;
+	int mig;
+
+	DEVICE(fn, device, d, mig);
+	GPU_ONLY(mig);
+	if (!reasons)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (d->clocks_event_reasons < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	*reasons = (unsigned long long)d->clocks_event_reasons;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t device, unsigned long long *reasons)
+{
+	return clock_reasons("nvmlDeviceGetCurrentClocksEventReasons", device, reasons);
+}
+
+nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t device, unsigned long long *reasons)
+{
+	return clock_reasons("nvmlDeviceGetCurrentClocksThrottleReasons", device, reasons);
+}
+
+/* The count protocol only: addresses are never filled (every page is at address 0). */
+nvmlReturn_t nvmlDeviceGetRetiredPages(nvmlDevice_t device, int cause, unsigned int *pageCount,
+				       unsigned long long *addresses)
+{
+	const struct fake_device *d;
+	long long n;
+	unsigned have;
+	int mig;
+
+	DEVICE("nvmlDeviceGetRetiredPages", device, d, mig);
+	GPU_ONLY(mig);
+	if (!pageCount || cause < 0 || cause > 1 || (*pageCount > 0 && !addresses))
+		return NVML_ERROR_INVALID_ARGUMENT;
+	n = cause == NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR ? d->retired_dbe : d->retired_sbe;
+	if (n < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	have = *pageCount;
+	*pageCount = (unsigned)n;
+	if (have < (unsigned)n)
+		return NVML_ERROR_INSUFFICIENT_SIZE;
+	for (unsigned i = 0; i < (unsigned)n; i++)
+		addresses[i] = 0;
 	return NVML_SUCCESS;
 }

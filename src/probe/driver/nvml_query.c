@@ -26,6 +26,11 @@ static void reset_device(struct nvml_device *d)
 	d->retired_pending = d->remap_pending = d->remap_failure = -1;
 	d->cc_major = d->cc_minor = -1;
 	d->power_w = d->power_limit_w = -1;
+	d->fan_percent = d->pstate = d->temp_slowdown_c = -1;
+	d->clock_events = -1;
+	d->retired_sbe = d->retired_dbe = -1;
+	for (int i = 0; i < MAX_RT_PROCS; i++)
+		d->procs[i].uid = -1;
 }
 
 static void query_mig(struct runtime_facts *rt, const struct nvml_fns *n, nvmlDevice_t dev, struct nvml_device *d)
@@ -47,6 +52,15 @@ static void query_mig(struct runtime_facts *rt, const struct nvml_fns *n, nvmlDe
 	}
 }
 
+/* Retired pages by cause: the count alone (pageCount 0 asks NVML how many there are). */
+static int retired_count(struct runtime_facts *rt, const struct nvml_fns *n, nvmlDevice_t dev, int cause)
+{
+	unsigned count = 0;
+	nvmlReturn_t r = ASK(rt, n->retired_pages, "nvmlDeviceGetRetiredPages", dev, cause, &count, NULL);
+
+	return r == NVML_SUCCESS || r == NVML_ERROR_INSUFFICIENT_SIZE ? (int)count : -1;
+}
+
 static void query_health(struct runtime_facts *rt, const struct nvml_fns *n, nvmlDevice_t dev, struct nvml_device *d)
 {
 	unsigned long long ecc;
@@ -62,6 +76,29 @@ static void query_health(struct runtime_facts *rt, const struct nvml_fns *n, nvm
 		d->remap_pending = rpend != 0;
 		d->remap_failure = fail != 0;
 	}
+	d->retired_sbe = retired_count(rt, n, dev, NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS);
+	d->retired_dbe = retired_count(rt, n, dev, NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR);
+}
+
+/* What holds the clocks down, how hot it may run, how hard its fan works. */
+static void query_thermal(struct runtime_facts *rt, const struct nvml_fns *n, nvmlDevice_t dev, struct nvml_device *d)
+{
+	unsigned long long reasons;
+	unsigned v;
+	int pstate;
+
+	if (ASK(rt, n->clock_events, "nvmlDeviceGetCurrentClocksEventReasons", dev, &reasons) == NVML_SUCCESS ||
+	    (!n->clock_events &&
+	     ASK(rt, n->clock_throttle, "nvmlDeviceGetCurrentClocksThrottleReasons", dev, &reasons) == NVML_SUCCESS))
+		d->clock_events = (long long)(reasons & 0x7fffffffffffffffULL);
+	if (ASK(rt, n->temp_threshold, "nvmlDeviceGetTemperatureThreshold", dev, NVML_TEMPERATURE_THRESHOLD_SLOWDOWN,
+		&v) == NVML_SUCCESS)
+		d->temp_slowdown_c = (int)v;
+	if (ASK(rt, n->fan, "nvmlDeviceGetFanSpeed", dev, &v) == NVML_SUCCESS)
+		d->fan_percent = (int)v;
+	if (ASK(rt, n->pstate, "nvmlDeviceGetPerformanceState", dev, &pstate) == NVML_SUCCESS && pstate >= 0 &&
+	    pstate < NVML_PSTATE_UNKNOWN)
+		d->pstate = pstate;
 }
 
 static void query_processes(struct runtime_facts *rt, const struct nvml_fns *n, nvmlDevice_t dev, struct nvml_device *d)
@@ -121,6 +158,7 @@ static void query_device(struct runtime_facts *rt, const struct nvml_fns *n, nvm
 	}
 	query_mig(rt, n, dev, d);
 	query_health(rt, n, dev, d);
+	query_thermal(rt, n, dev, d);
 	query_processes(rt, n, dev, d);
 }
 
