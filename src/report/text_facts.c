@@ -193,6 +193,68 @@ static void cuda_version(char *out, size_t outsz, int v)
 		snprintf(out, outsz, "?");
 }
 
+/* A number, or "unknown" for the -1 NVML leaves in what it could not read: never "-1%" or "-1 C". */
+static const char *num_or_unknown(char *buf, size_t bufsz, long long v, const char *unit)
+{
+	if (v < 0)
+		return "unknown";
+	snprintf(buf, bufsz, "%lld%s", v, unit);
+	return buf;
+}
+
+/* The clocks event reasons that slow the GPU, by name; "" when none or unknown. */
+static void slowdown_names(char *out, size_t outsz, long long events)
+{
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (int b = 0; events > 0 && b < 63 && n < outsz; b++) {
+		unsigned long long bit = 1ULL << b;
+
+		if (((unsigned long long)events & bit & GPU_CLOCKS_SLOWDOWNS) && gpu_clock_event_name(bit))
+			n += (size_t)snprintf(out + n, outsz - n, "%s%s", n ? "," : "", gpu_clock_event_name(bit));
+	}
+}
+
+static void nvml_device_lines(struct textfmt *t, const struct runtime_facts *rt, int i)
+{
+	const struct nvml_device *d = &rt->nvml[i];
+	char used[32], total[32], util[16], temp[16], slow[160];
+
+	cont(t);
+	fprintf(t->out, "  nvml:%d %s %s, memory used %s of %s MiB, utilization %s, temperature %s", i, d->name, d->uuid,
+		num_or_unknown(used, sizeof(used), d->mem_used_mib, ""),
+		num_or_unknown(total, sizeof(total), d->mem_total_mib, ""),
+		num_or_unknown(util, sizeof(util), d->utilization, "%"),
+		num_or_unknown(temp, sizeof(temp), d->temperature_c, " C"));
+	if (d->fan_percent >= 0)
+		fprintf(t->out, ", fan %d%%", d->fan_percent);
+	if (d->pstate >= 0)
+		fprintf(t->out, ", P%d", d->pstate);
+	slowdown_names(slow, sizeof(slow), d->clock_events);
+	if (slow[0])
+		fprintf(t->out, ", slowed: %s", slow);
+	fputc('\n', t->out);
+	for (int k = 0; k < d->nprocs; k++) {
+		const struct gpu_process *p = &d->procs[k];
+		char mib[32];
+
+		cont(t);
+		fprintf(t->out, "    pid %u, %s MiB", p->pid, num_or_unknown(mib, sizeof(mib), p->used_mib, ""));
+		if (p->seen)
+			fprintf(t->out, ", %s: %s", p->user[0] ? p->user : "uid ?", p->command[0] ? p->command : "?");
+		fputc('\n', t->out);
+	}
+	if (d->procs_total > 0) {
+		cont(t);
+		fprintf(t->out, "    %d processes (too many to list)\n", d->procs_total);
+	}
+	if (d->nprocs > 0 && rt->procs_foreign_pids) {
+		cont(t);
+		fprintf(t->out, "    (pids are the host's: not visible from inside this container)\n");
+	}
+}
+
 static void runtime_lines(struct textfmt *t, const struct facts *f, int detail)
 {
 	const struct runtime_facts *rt = &f->runtime;
@@ -239,13 +301,8 @@ static void runtime_lines(struct textfmt *t, const struct facts *f, int detail)
 		fprintf(t->out, "  cuda:%d %s sm_%d%d, %lld MiB, %d SMs, %s\n", i, d->name, d->cc_major, d->cc_minor,
 			d->mem_total_mib, d->sm_count, d->bus_id);
 	}
-	for (int i = 0; detail > 0 && i < rt->nvml_ndev; i++) {
-		const struct nvml_device *d = &rt->nvml[i];
-
-		cont(t);
-		fprintf(t->out, "  nvml:%d %s %s, %lld/%lld MiB used, %d%%, %d C\n", i, d->name, d->uuid,
-			d->mem_used_mib, d->mem_total_mib, d->utilization, d->temperature_c);
-	}
+	for (int i = 0; detail > 0 && i < rt->nvml_ndev; i++)
+		nvml_device_lines(t, rt, i);
 }
 
 static void python_lines(struct textfmt *t, const struct facts *f, int detail)

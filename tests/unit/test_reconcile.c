@@ -13,7 +13,7 @@
 #include "util/str.h"
 
 static const struct rule_family *const canonical[] = {
-	&rules_platform, &rules_gpu, &rules_driver, &rules_libs, &rules_toolkit, &rules_env, &rules_runtime, &rules_health,
+	&rules_platform, &rules_gpu, &rules_driver, &rules_libs, &rules_toolkit, &rules_env, &rules_runtime, &rules_health, &rules_load,
 	&rules_torch, &rules_summary,
 };
 #define NFAMILIES (sizeof(canonical) / sizeof(canonical[0]))
