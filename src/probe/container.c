@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe/probe.h"
+#include "probe/probe_internal.h"
 #include "util/str.h"
 
 #define PROC_TEXT_MAX (1024 * 1024)
@@ -22,10 +22,44 @@ static void set_runtime(struct container_facts *c, const char *runtime, const ch
 	str_copy(c->evidence, sizeof(c->evidence), evidence);
 }
 
+/*
+ * The file system type mounted at / in a mountinfo text (proc(5): "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS
+ * [OPTIONAL...] - FSTYPE SOURCE SUPEROPTS"); the last such line wins, as a later mount hides an earlier one.
+ */
+int mountinfo_root_fstype(const char *text, char *out, size_t outsz)
+{
+	int found = -1;
+
+	for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		char buf[1024], *save = NULL, *field[5] = { NULL }, *w, *sep;
+		size_t len = strcspn(line, "\n");
+		int n = 0;
+
+		if (len >= sizeof(buf))
+			continue;
+		memcpy(buf, line, len);
+		buf[len] = '\0';
+		sep = strstr(buf, " - ");
+		if (!sep)
+			continue;
+		*sep = '\0';
+		for (w = strtok_r(buf, " ", &save); w && n < 5; w = strtok_r(NULL, " ", &save))
+			field[n++] = w;
+		if (n < 5 || strcmp(field[4], "/") != 0)
+			continue;
+		w = strtok_r(sep + 3, " ", &save);
+		if (w) {
+			str_copy(out, outsz, w);
+			found = 0;
+		}
+	}
+	return found;
+}
+
 static void detect_container(struct facts *f, const struct rootfs *fs, char *const *envp)
 {
 	struct container_facts *c = &f->container;
-	char *text = NULL;
+	char *text = NULL, fstype[32];
 
 	if (rootfs_exists(fs, "/.dockerenv"))
 		set_runtime(c, "docker", "/.dockerenv exists");
@@ -57,7 +91,8 @@ static void detect_container(struct facts *f, const struct rootfs *fs, char *con
 		if (strstr(text, "/libcuda.so") || strstr(text, "/libnvidia-ml.so") ||
 		    strstr(text, " /dev/nvidiactl ") || strstr(text, "/nvidia-smi "))
 			c->nvidia_mounts = true;
-		if (!c->in_container && strstr(text, " / / ") == NULL && strstr(text, "overlay / ") != NULL)
+		if (!c->in_container && mountinfo_root_fstype(text, fstype, sizeof(fstype)) == 0 &&
+		    (strcmp(fstype, "overlay") == 0 || strcmp(fstype, "fuse-overlayfs") == 0))
 			set_runtime(c, "unknown", "the root filesystem is an overlay");
 		free(text);
 	}
@@ -82,7 +117,8 @@ static void detect_wsl(struct facts *f, const struct rootfs *fs)
 		c->wsl = true;
 		c->wsl_version = str_casestr(rel, "WSL2") ? 2 : 1;
 		str_printf(c->wsl_evidence, sizeof(c->wsl_evidence), "kernel release %s", rel);
-	} else if (rootfs_exists(fs, "/proc/sys/fs/binfmt_misc/WSLInterop")) {
+	} else if (rootfs_exists(fs, "/proc/sys/fs/binfmt_misc/WSLInterop") ||
+		   rootfs_exists(fs, "/proc/sys/fs/binfmt_misc/WSLInterop-late")) {	/* the name under systemd */
 		c->wsl = true;
 		str_copy(c->wsl_evidence, sizeof(c->wsl_evidence), "WSLInterop is registered");
 	}

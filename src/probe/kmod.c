@@ -197,11 +197,42 @@ static void read_dkms(struct facts *f, struct kmod_facts *k, const struct rootfs
 	closedir(d);
 }
 
-/* "blacklist nouveau" in any modprobe.d file, or modprobe.blacklist on the command line. */
+/*
+ * Whether the kernel command line keeps module from loading: modprobe.blacklist= (kmod), module_blacklist=
+ * (the kernel's kernel-parameters.txt) and rd.driver.blacklist= (dracut.cmdline(7)) each take a
+ * comma-separated list; nouveau.modeset=0 leaves nouveau loaded but unable to drive the GPU.
+ */
+bool cmdline_blacklists(const char *cmdline, const char *module)
+{
+	static const char *const keys[] = { "modprobe.blacklist=", "module_blacklist=", "rd.driver.blacklist=" };
+	char buf[4096], *save = NULL, modeset[64];
+
+	snprintf(modeset, sizeof(modeset), "%s.modeset=0", module);
+	str_copy(buf, sizeof(buf), cmdline);
+	for (char *word = strtok_r(buf, " \t\n", &save); word; word = strtok_r(NULL, " \t\n", &save)) {
+		if (strcmp(word, modeset) == 0)
+			return true;
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			size_t n = strlen(keys[i]);
+			char *list, *lsave = NULL;
+
+			if (strncmp(word, keys[i], n) != 0)
+				continue;
+			list = word + n;
+			for (char *m = strtok_r(list, ",", &lsave); m; m = strtok_r(NULL, ",", &lsave))
+				if (strcmp(m, module) == 0)
+					return true;
+		}
+	}
+	return false;
+}
+
+/* "blacklist nouveau" in any modprobe.d file, or a blacklist on the kernel command line. */
 static void read_blacklist(struct kmod_facts *k, const struct rootfs *fs)
 {
-	static const char *const dirs[] = { "/etc/modprobe.d", "/usr/lib/modprobe.d",
-					    "/lib/modprobe.d", "/run/modprobe.d" };
+	/* modprobe.d(5)'s directories */
+	static const char *const dirs[] = { "/etc/modprobe.d", "/run/modprobe.d", "/usr/local/lib/modprobe.d",
+					    "/usr/lib/modprobe.d", "/lib/modprobe.d" };
 	char *text = NULL;
 
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !k->nouveau_blacklisted; i++) {
@@ -236,8 +267,7 @@ static void read_blacklist(struct kmod_facts *k, const struct rootfs *fs)
 	}
 	if (!k->nouveau_blacklisted &&
 	    rootfs_read(fs, "/proc/cmdline", 64 * 1024, &text, NULL, NULL, NULL) == 0) {
-		if (strstr(text, "modprobe.blacklist=nouveau") || strstr(text, "nouveau.modeset=0") ||
-		    strstr(text, "rd.driver.blacklist=nouveau")) {
+		if (cmdline_blacklists(text, "nouveau")) {
 			k->nouveau_blacklisted = true;
 			str_copy(k->blacklist_source, sizeof(k->blacklist_source), "/proc/cmdline");
 		}

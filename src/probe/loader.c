@@ -33,18 +33,21 @@ static void add_dir(char **dirs, int *n, int cap, const char *dir, int *dropped)
 
 static void read_ldconf(struct loader *ld, const char *path, int depth);
 
-/* "include /etc/ld.so.conf.d/NAME.conf" style globs apply to the file name only. */
-static void read_ldconf_include(struct loader *ld, const char *pattern, int depth)
+/*
+ * "include /etc/ld.so.conf.d/NAME.conf" style globs apply to the file name only. A relative pattern is
+ * relative to the directory of the file that names it (glibc's ldconfig.c, parse_conf_include).
+ */
+static void read_ldconf_include(struct loader *ld, const char *from, const char *pattern, int depth)
 {
-	char dir[FACT_PATH], full[FACT_PATH], pat[FACT_PATH];
+	char dir[FACT_PATH], full[FACT_PATH], pat[FACT_PATH], from_dir[FACT_PATH];
 	const char *base;
 	DIR *d;
 	struct dirent *de;
 	char *names[128];
 	int n = 0;
 
-	if (pattern[0] != '/')
-		str_printf(pat, sizeof(pat), "/etc/%s", pattern);
+	if (pattern[0] != '/' && path_dirname(from, from_dir, sizeof(from_dir)) == 0)
+		str_printf(pat, sizeof(pat), "%s/%s", from_dir, pattern);
 	else
 		str_copy(pat, sizeof(pat), pattern);
 	if (path_dirname(pat, dir, sizeof(dir)) < 0 || !(d = rootfs_opendir(ld->fs, dir)))
@@ -87,7 +90,7 @@ static void read_ldconf(struct loader *ld, const char *path, int depth)
 			char *save = NULL;
 
 			for (char *p = strtok_r(line + 8, " \t", &save); p; p = strtok_r(NULL, " \t", &save))
-				read_ldconf_include(ld, p, depth);
+				read_ldconf_include(ld, path, p, depth);
 		} else if (line[0] == '/') {
 			line[strcspn(line, " \t=")] = '\0';	/* drop old "dir=TYPE" hints */
 			add_dir(ld->conf_dirs, &ld->nconf, LOADER_MAX_DIRS, line, &ld->dropped_dirs);

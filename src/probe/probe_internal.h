@@ -21,6 +21,11 @@ int user_id_name(const struct rootfs *fs, const char *file, unsigned id, char *o
 void pciids_lookup(const struct rootfs *fs, uint16_t vendor, uint16_t device,
 		   char *name, size_t namesz, char *source, size_t sourcesz);
 
+/* The file system type of the last mount at / in a /proc/PID/mountinfo text; -1 when none. */
+int mountinfo_root_fstype(const char *text, char *out, size_t outsz);
+/* Whether a kernel command line blacklists module (any of the list forms) or turns its modesetting off. */
+bool cmdline_blacklists(const char *cmdline, const char *module);
+
 /* The dotted version in a /proc/driver/nvidia/version line. */
 int nvrm_parse_version(const char *line, char *out, size_t outsz);
 /* "#define CUDA_VERSION 12040" in a cuda.h -> "12.4". */

@@ -58,9 +58,17 @@ static int version_from_dist_info(const struct rootfs *fs, const char *dir, char
 	if (!d)
 		return -1;
 	while (rc < 0 && (de = readdir(d))) {
-		const char *prefix = "nvidia_cuda_nvcc-";
+		/*
+		 * The dist-info directory is named after the normalised project: nvidia-cuda-nvcc-cu11 and -cu12 for
+		 * CUDA 11 and 12 (PyPI), nvidia-cuda-nvcc from CUDA 13 (as in a CUDA 13.0 toolkit's dist-info/).
+		 */
+		static const char *const prefixes[] = { "nvidia_cuda_nvcc-", "nvidia_cuda_nvcc_cu12-", "nvidia_cuda_nvcc_cu11-" };
+		const char *prefix = NULL;
 
-		if (str_starts_with(de->d_name, prefix) && str_ends_with(de->d_name, ".dist-info")) {
+		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]) && !prefix; i++)
+			if (str_starts_with(de->d_name, prefixes[i]))
+				prefix = prefixes[i];
+		if (prefix && str_ends_with(de->d_name, ".dist-info")) {
 			char v[FACT_VER];
 			size_t len = strlen(de->d_name) - strlen(prefix) - strlen(".dist-info");
 
