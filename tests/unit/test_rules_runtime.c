@@ -149,12 +149,19 @@ static void test_modes_and_health(void **state)
 	assert_string_equal(root_of(f, &d), "gpu.mig-or-compute-mode");
 	diagnosis_release(&d);
 	f->runtime.nvml[0].mig_current = 0;
-	f->runtime.nvml[0].retired_pending = 1;
+	/* errors counted, nothing pending: the GPU still works */
+	f->runtime.nvml[0].ecc_uncorrected = 2;
 	assert_string_equal(root_of(f, &d), "");
 	assert_int_equal(d.findings.items[index_of(&d, "gpu.hardware-fault")].severity, SEV_WARNING);
 	diagnosis_release(&d);
+	/* a retirement pending: no new context until a reset */
+	f->runtime.nvml[0].retired_pending = 1;
+	assert_string_equal(root_of(f, &d), "gpu.hardware-fault");
+	assert_non_null(strstr(d.findings.items[0].title, "needs a reset"));
+	diagnosis_release(&d);
 	f->runtime.nvml[0].remap_failure = 1;
 	assert_string_equal(root_of(f, &d), "gpu.hardware-fault");
+	assert_non_null(strstr(d.findings.items[0].title, "should be replaced"));
 	diagnosis_release(&d);
 	facts_free(f);
 }
