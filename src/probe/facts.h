@@ -122,6 +122,7 @@ struct kmod_facts {
 	char module_path[FACT_PATH];
 	bool module_signed;			/* signature appended; false if unknown */
 	bool module_signature_known;
+	char module_license[32];		/* its .modinfo license: "Dual MIT/GPL" (open flavour), "NVIDIA"; "" unknown */
 	char dkms_versions[MAX_DKMS][FACT_VER];	/* /var/lib/dkms/nvidia/<ver> */
 	int dkms_count;
 	bool dkms_built_for_kernel;
@@ -480,6 +481,10 @@ struct kernlog_facts {
 	char legacy_branch[16];		/* 580.xx */
 	char legacy_ignoring[FACT_VER];	/* 610.43.02: the driver that ignores it */
 	bool no_gpu_found;		/* "NVRM: No NVIDIA GPU found." (older: "No NVIDIA graphics adapter found!") */
+	/* a GPU newer than the driver: "NVRM: The NVIDIA GPU 0000:0a:00.0 (PCI ID: 10de:2684) installed in this system
+	 * is not supported by the NVIDIA 470.223.02 driver release." */
+	bool release_refused;
+	char release_refused_bus_id[32];
 };
 
 /* A bound that dropped data: what, the bound, and how many were left out. */

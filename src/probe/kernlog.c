@@ -165,6 +165,11 @@ void kernlog_take_line(struct kernlog_facts *k, struct kernlog_scan *s, const ch
 			str_copy(k->gsp_pci_id, sizeof(k->gsp_pci_id), s->gpu_pci);
 		}
 	}
+	if ((p = strstr(line, "NVRM: NVIDIA ")) && strstr(p, " driver release") && s->gpu_window > 0 &&
+	    !k->release_refused) {
+		k->release_refused = true;
+		str_copy(k->release_refused_bus_id, sizeof(k->release_refused_bus_id), s->gpu_bus);
+	}
 	if ((p = strstr(line, "supported through the NVIDIA ")) && strstr(p, "Legacy")) {
 		copy_token(k->legacy_branch, sizeof(k->legacy_branch), p + strlen("supported through the NVIDIA "), " ");
 		if (s->legacy_window > 0)

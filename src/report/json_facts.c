@@ -124,7 +124,7 @@ static json_t *kmod_json(const struct kmod_facts *k)
 
 	for (int i = 0; i < k->dkms_count; i++)
 		json_array_append_new(dkms, json_string(k->dkms_versions[i]));
-	return json_pack("{s:o, s:o, s:o, s:b, s:o, s:{s:o, s:b, s:b, s:b, s:b, s:b}, s:{s:o, s:b, s:o, s:o}, s:o, s:b, "
+	return json_pack("{s:o, s:o, s:o, s:b, s:o, s:{s:o, s:b, s:b, s:b, s:b, s:b}, s:{s:o, s:b, s:o, s:o, s:o}, s:o, s:b, "
 			 "s:b, s:o, s:o, s:b, s:o, s:o}",
 			 "status", status_json(&k->status), "version", str_or_null(k->nvrm_version),
 			 "nvrm", str_or_null(k->nvrm_line), "open_kernel_module", k->open_kernel_module,
@@ -135,6 +135,7 @@ static json_t *kmod_json(const struct kmod_facts *k)
 			 "module_file", "status", status_json(&k->on_disk_status), "present", k->module_on_disk,
 			 "path", str_or_null(k->module_path),
 			 "signed", k->module_signature_known ? json_boolean(k->module_signed) : json_null(),
+			 "license", str_or_null(k->module_license),
 			 "dkms", dkms, "dkms_built_for_kernel", k->dkms_built_for_kernel,
 			 "nouveau_blacklisted", k->nouveau_blacklisted, "blacklist_source", str_or_null(k->blacklist_source),
 			 "secure_boot", k->secure_boot < 0 ? json_null() : json_boolean(k->secure_boot == 1),
@@ -453,6 +454,8 @@ static json_t *kernlog_json(const struct kernlog_facts *k)
 		json_pack("{s:o, s:o, s:o}", "gpu", str_or_null(k->legacy_gpu), "branch", json_text(k->legacy_branch),
 			  "ignored_by", str_or_null(k->legacy_ignoring)) : json_null());
 	json_object_set_new(o, "no_gpu_found", json_boolean(k->no_gpu_found));
+	json_object_set_new(o, "release_refused", k->release_refused ?
+		json_pack("{s:o}", "bus_id", str_or_null(k->release_refused_bus_id)) : json_null());
 	return o;
 }
 

@@ -122,6 +122,27 @@ static void test_legacy_branch(void **state)
 	facts_free(f);
 }
 
+/* osapi.c's message for a GPU the driver's branch does not know (a GPU newer than the driver). */
+static void test_release_refused(void **state)
+{
+	static const char *const lines[] = {
+		"NVRM: The NVIDIA GPU 0000:0a:00.0 (PCI ID: 10de:2684)",
+		"NVRM: installed in this system is not supported by the",
+		"NVRM: NVIDIA 470.223.02 driver release.",
+		"NVRM: Please see 'Appendix A - Supported NVIDIA GPU Products'",
+		NULL,
+	};
+	struct facts *f = fresh();
+	struct kernlog_scan s = { 0 };
+
+	(void)state;
+	take_all(&f->kernlog, &s, lines, 3.0);
+	assert_true(f->kernlog.release_refused);
+	assert_string_equal(f->kernlog.release_refused_bus_id, "0000:0a:00.0");
+	assert_false(f->kernlog.gsp_refused);
+	facts_free(f);
+}
+
 static void test_xids_keep_latest(void **state)
 {
 	struct facts *f = fresh();
@@ -312,6 +333,7 @@ int main(void)
 		cmocka_unit_test(test_gsp_refusal_and_probe),
 		cmocka_unit_test(test_old_kernel_probe_line),
 		cmocka_unit_test(test_legacy_branch),
+		cmocka_unit_test(test_release_refused),
 		cmocka_unit_test(test_xids_keep_latest),
 		cmocka_unit_test(test_rfc3339),
 		cmocka_unit_test(test_syslog_lines),
