@@ -122,6 +122,7 @@ struct kmod_facts {
 	char module_path[FACT_PATH];
 	bool module_signed;			/* signature appended; false if unknown */
 	bool module_signature_known;
+	char module_license[32];		/* its .modinfo license: "Dual MIT/GPL" (open flavour), "NVIDIA"; "" unknown */
 	char dkms_versions[MAX_DKMS][FACT_VER];	/* /var/lib/dkms/nvidia/<ver> */
 	int dkms_count;
 	bool dkms_built_for_kernel;
@@ -476,6 +477,44 @@ struct python_facts {
 	char poetry[FACT_PATH];		/* poetry on PATH, "" */
 };
 
+/* 11. the kernel log: what the NVIDIA driver said since this boot */
+#define MAX_KLOG_XIDS 32
+struct klog_xid {
+	char bus_id[32];	/* as the line names it, e.g. "0000:86:00" from "NVRM: Xid (PCI:0000:86:00): 79, ..."; "" when not given */
+	int xid;
+	double seconds;		/* kernel timestamp, seconds since boot; -1 when unknown */
+	char text[200];		/* the message, cut */
+};
+
+struct kernlog_facts {
+	struct fact_status status;	/* OK: read; ABSENT: no log found; UNKNOWN (+denied): not permitted */
+	char source[FACT_PATH];		/* /dev/kmsg, /var/log/kern.log, ... */
+	bool this_boot_only;		/* the lines kept are known to be from the current boot */
+	char boot_by[48];		/* how the current boot was told apart: "btime", "kernel timestamps restart", ... */
+	struct klog_xid xids[MAX_KLOG_XIDS];	/* the latest ones when there are more (facts_dropped) */
+	int nxids;
+	int lines;			/* kernel messages examined */
+	/* "NVRM: The NVIDIA GPU 0000:09:00.0 (PCI ID: 10de:1d01) installed in this system is not supported by open
+	 * nvidia.ko because it does not include the required GPU System Processor (GSP)." */
+	bool gsp_refused;
+	char gsp_bus_id[32];		/* the GPU it names, 0000:09:00.0; "" when not seen */
+	char gsp_pci_id[16];		/* 10de:1d01 */
+	/* "nvidia 0000:09:00.0: probe with driver nvidia failed with error -1" (older kernels: "nvidia: probe of
+	 * 0000:09:00.0 failed with error -1") */
+	bool probe_failed;
+	char probe_failed_bus_id[32];
+	/* "NVRM: The NVIDIA GeForce GT 1030 GPU installed in this system is supported through the NVIDIA 580.xx
+	 * Legacy drivers. ... The 610.43.02 NVIDIA driver will ignore this GPU." */
+	char legacy_gpu[64];		/* GeForce GT 1030 */
+	char legacy_branch[16];		/* 580.xx */
+	char legacy_ignoring[FACT_VER];	/* 610.43.02: the driver that ignores it */
+	bool no_gpu_found;		/* "NVRM: No NVIDIA GPU found." (older: "No NVIDIA graphics adapter found!") */
+	/* a GPU newer than the driver: "NVRM: The NVIDIA GPU 0000:0a:00.0 (PCI ID: 10de:2684) installed in this system
+	 * is not supported by the NVIDIA 470.223.02 driver release." */
+	bool release_refused;
+	char release_refused_bus_id[32];
+};
+
 /* A bound that dropped data: what, the bound, and how many were left out. */
 #define MAX_LIMITS 24
 struct fact_limit {
@@ -504,6 +543,7 @@ struct facts {
 	struct env_facts env;
 	struct container_facts container;
 	struct runtime_facts runtime;
+	struct kernlog_facts kernlog;
 	struct python_facts python;
 };
 

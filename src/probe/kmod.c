@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "probe/probe_internal.h"
+#include "util/elf.h"
 #include "util/kv.h"
 #include "util/str.h"
 
@@ -111,6 +112,34 @@ static void read_signature(struct kmod_facts *k, const struct rootfs *fs)
 	k->module_signed = strcmp(tail, MODULE_SIG_MAGIC) == 0;
 }
 
+/*
+ * The license in the module's .modinfo section: "Dual MIT/GPL" for the open flavour
+ * (MODULE_LICENSE in open-gpu-kernel-modules' kernel-open/nvidia/nv.c), "NVIDIA" for the proprietary one.
+ * It tells the flavour when the module is not loaded (the open one refuses a GPU without GSP and does
+ * not load). Compressed modules (.ko.xz, .ko.zst) are not unpacked: left "".
+ */
+static void read_license(struct kmod_facts *k, const struct rootfs *fs)
+{
+	char info[64 * 1024];
+	struct elf_file ef;
+	struct error err;
+	uint64_t off, size;
+
+	if (!str_ends_with(k->module_path, ".ko") || elf_open(&ef, fs, k->module_path, &err) < 0)
+		return;
+	if (elf_section(&ef, ".modinfo", &off, &size, &err) == 0 && size > 0) {
+		if (size > sizeof(info) - 1)
+			size = sizeof(info) - 1;
+		if (elf_pread(&ef, off, info, size) == 0) {
+			info[size] = '\0';
+			for (size_t i = 0; i < size; i += strlen(info + i) + 1)
+				if (str_starts_with(info + i, "license="))
+					str_copy(k->module_license, sizeof(k->module_license), info + i + strlen("license="));
+		}
+	}
+	elf_close(&ef);
+}
+
 /* modules.dep lines look like "updates/dkms/nvidia.ko.zst: deps...". */
 static bool find_in_modules_dep(struct kmod_facts *k, const struct rootfs *fs, const char *moddir)
 {
@@ -168,8 +197,10 @@ static void find_module_on_disk(struct kmod_facts *k, const struct rootfs *fs, c
 			}
 		}
 	}
-	if (k->module_on_disk)
+	if (k->module_on_disk) {
 		read_signature(k, fs);
+		read_license(k, fs);
+	}
 }
 
 /* /var/lib/dkms/nvidia/<version>/<kernel>/<arch>/module/ */

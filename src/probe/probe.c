@@ -57,6 +57,7 @@ void probe_all(struct facts *f, struct probe_ctx *ctx)
 	run_probe(probe_pci, f, ctx, &f->pci.status);
 	run_probe(probe_kmod, f, ctx, &f->kmod.status);
 	run_probe(probe_devnodes, f, ctx, &f->kmod.status);
+	run_probe(probe_kernlog, f, ctx, NULL);	/* its refusals are its own status */
 	probe_libraries(f, ctx);
 	run_probe(probe_toolkits, f, ctx, &f->toolkits.status);
 	run_probe(probe_cudnn, f, ctx, &f->cudnn.status);

@@ -33,6 +33,8 @@ void probe_container(struct facts *f, const struct probe_ctx *ctx);
 void probe_pci(struct facts *f, const struct probe_ctx *ctx);
 void probe_kmod(struct facts *f, const struct probe_ctx *ctx);
 void probe_devnodes(struct facts *f, const struct probe_ctx *ctx);
+/* What the NVIDIA driver wrote to the kernel log since this boot (live /dev/kmsg, else the syslog files). */
+void probe_kernlog(struct facts *f, const struct probe_ctx *ctx);
 void probe_libs(struct facts *f, const struct probe_ctx *ctx);
 void probe_toolkits(struct facts *f, const struct probe_ctx *ctx);
 void probe_cudnn(struct facts *f, const struct probe_ctx *ctx);

@@ -40,4 +40,31 @@ void probe_torch_libs(struct facts *f, const struct probe_ctx *ctx, struct torch
 /* A field of torch/version.py: the quoted value, "" for None; -1 if absent. */
 int torch_version_field(const char *text, const char *key, char *out, size_t outsz);
 
+/* The kernel log (kernlog.c): state carried across the lines of one multi-line driver message. */
+struct kernlog_scan {
+	char gpu_bus[32], gpu_pci[16];	/* from "NVRM: The NVIDIA GPU 0000:09:00.0 (PCI ID: 10de:1d01)" */
+	int gpu_window;			/* lines left in which a reason applies to that GPU */
+	char legacy_gpu[64];		/* from "NVRM: The NVIDIA GeForce GT 1030 GPU installed in this system is" */
+	int legacy_window;
+	int xids_dropped;		/* older Xid lines pushed out of the kept ones */
+};
+
+/* One syslog file line from the kernel: its stamp and where the message starts. */
+struct syslog_line {
+	long long epoch;	/* seconds since the epoch of an RFC 3339 stamp; -1 for a classic one (no year, no zone) */
+	double seconds;		/* the kernel's [seconds since boot] stamp; -1 when the line has none */
+	const char *msg;	/* into the parsed line */
+};
+
+/* One line of a kernel message into k (Xid, GSP refusal, failed probe, legacy branch); s spans lines. */
+void kernlog_take_line(struct kernlog_facts *k, struct kernlog_scan *s, const char *line, double seconds);
+/* A /dev/kmsg record (Documentation/ABI/testing/dev-kmsg): its time and its unescaped message; -1 if malformed. */
+int kmsg_parse_record(const char *rec, size_t len, double *seconds, char *msg, size_t msgsz);
+/* A syslog file line, when it is the kernel's: 0 and out filled, else -1. */
+int syslog_parse_line(const char *line, struct syslog_line *out);
+/* An RFC 3339 date-time to seconds since the epoch; *end (may be NULL) after it. -1 if not one. */
+int rfc3339_epoch(const char *s, long long *out, const char **end);
+/* The lines of a syslog file's tail that belong to this boot (btime: its start, 0 unknown) into k. */
+void kernlog_read_syslog(struct kernlog_facts *k, struct kernlog_scan *s, const char *text, long long btime);
+
 #endif

@@ -124,7 +124,7 @@ static json_t *kmod_json(const struct kmod_facts *k)
 
 	for (int i = 0; i < k->dkms_count; i++)
 		json_array_append_new(dkms, json_string(k->dkms_versions[i]));
-	return json_pack("{s:o, s:o, s:o, s:b, s:o, s:{s:o, s:b, s:b, s:b, s:b, s:b}, s:{s:o, s:b, s:o, s:o}, s:o, s:b, "
+	return json_pack("{s:o, s:o, s:o, s:b, s:o, s:{s:o, s:b, s:b, s:b, s:b, s:b}, s:{s:o, s:b, s:o, s:o, s:o}, s:o, s:b, "
 			 "s:b, s:o, s:o, s:b, s:o, s:o}",
 			 "status", status_json(&k->status), "version", str_or_null(k->nvrm_version),
 			 "nvrm", str_or_null(k->nvrm_line), "open_kernel_module", k->open_kernel_module,
@@ -135,6 +135,7 @@ static json_t *kmod_json(const struct kmod_facts *k)
 			 "module_file", "status", status_json(&k->on_disk_status), "present", k->module_on_disk,
 			 "path", str_or_null(k->module_path),
 			 "signed", k->module_signature_known ? json_boolean(k->module_signed) : json_null(),
+			 "license", str_or_null(k->module_license),
 			 "dkms", dkms, "dkms_built_for_kernel", k->dkms_built_for_kernel,
 			 "nouveau_blacklisted", k->nouveau_blacklisted, "blacklist_source", str_or_null(k->blacklist_source),
 			 "secure_boot", k->secure_boot < 0 ? json_null() : json_boolean(k->secure_boot == 1),
@@ -453,6 +454,31 @@ static json_t *python_json(const struct python_facts *p)
 	return out;
 }
 
+/* facts.kernel_log: docs/report-schema.md. Each driver message is null when the log did not hold it. */
+static json_t *kernlog_json(const struct kernlog_facts *k)
+{
+	json_t *xids = json_array(), *o;
+
+	for (int i = 0; i < k->nxids; i++)
+		json_array_append_new(xids, json_pack("{s:o, s:i, s:o, s:o}", "bus_id", str_or_null(k->xids[i].bus_id),
+			"xid", k->xids[i].xid, "seconds", k->xids[i].seconds >= 0 ? json_real(k->xids[i].seconds) : json_null(),
+			"text", json_text(k->xids[i].text)));
+	o = json_pack("{s:o, s:b, s:o, s:b, s:o, s:i, s:o}", "status", status_json(&k->status), "denied", k->status.denied,
+		      "source", str_or_null(k->source), "this_boot_only", k->this_boot_only, "boot_by", str_or_null(k->boot_by),
+		      "lines", k->lines, "xids", xids);
+	json_object_set_new(o, "open_module_needs_gsp", k->gsp_refused ?
+		json_pack("{s:o, s:o}", "bus_id", str_or_null(k->gsp_bus_id), "pci_id", str_or_null(k->gsp_pci_id)) : json_null());
+	json_object_set_new(o, "probe_failed", k->probe_failed ?
+		json_pack("{s:o}", "bus_id", str_or_null(k->probe_failed_bus_id)) : json_null());
+	json_object_set_new(o, "legacy", k->legacy_branch[0] ?
+		json_pack("{s:o, s:o, s:o}", "gpu", str_or_null(k->legacy_gpu), "branch", json_text(k->legacy_branch),
+			  "ignored_by", str_or_null(k->legacy_ignoring)) : json_null());
+	json_object_set_new(o, "no_gpu_found", json_boolean(k->no_gpu_found));
+	json_object_set_new(o, "release_refused", k->release_refused ?
+		json_pack("{s:o}", "bus_id", str_or_null(k->release_refused_bus_id)) : json_null());
+	return o;
+}
+
 /*
  * See report.h: the caller owns the result. Only reads f; strings from the machine go through json_text,
  * so bytes that are not UTF-8 never make the dump fail.
@@ -471,10 +497,11 @@ json_t *report_facts_json(const struct facts *f)
 		json_array_append_new(limits, json_pack("{s:s, s:i, s:i}", "what", f->limits[i].what, "limit",
 							f->limits[i].limit, "dropped", f->limits[i].dropped));
 	}
-	return json_pack("{s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "root", json_text(f->root),
+	return json_pack("{s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "root", json_text(f->root),
 			 "live", f->live, "notes", notes, "limits", limits, "system", system_json(&f->system), "pci", pci_json(&f->pci),
 			 "driver", kmod_json(&f->kmod), "libraries", libs_json(&f->libs),
 			 "toolkits", toolkits_json(&f->toolkits), "cudnn", cudnn_json(&f->cudnn),
 			 "environment", env_json(&f->env), "container", container_json(&f->container),
-			 "runtime", runtime_json(&f->runtime), "python", python_json(&f->python));
+			 "runtime", runtime_json(&f->runtime), "kernel_log", kernlog_json(&f->kernlog),
+			 "python", python_json(&f->python));
 }

@@ -365,6 +365,37 @@ static void platform_lines(struct textfmt *t, const struct facts *f)
 	fputc('\n', t->out);
 }
 
+/* One line: where the kernel log came from and what the NVIDIA driver said in it. */
+static void kernlog_lines(struct textfmt *t, const struct facts *f, int detail)
+{
+	const struct kernlog_facts *k = &f->kernlog;
+
+	if (k->status.state != FACT_OK) {
+		if (detail > 0) {
+			label(t, "kernel log");
+			fprintf(t->out, "%s\n", k->status.reason);
+		}
+		return;
+	}
+	label(t, "kernel log");
+	fprintf(t->out, "%s%s: ", k->source, k->this_boot_only ? ", this boot" : ", boots not told apart");
+	if (k->nxids) {
+		const struct klog_xid *x = &k->xids[k->nxids - 1];
+
+		fprintf(t->out, "%d Xid event%s, latest Xid %d%s%s", k->nxids, k->nxids == 1 ? "" : "s", x->xid,
+			x->bus_id[0] ? " on " : "", x->bus_id);
+	} else {
+		fprintf(t->out, "no Xid event");
+	}
+	if (k->gsp_refused)
+		fprintf(t->out, "; the open module refused %s (no GSP)", k->gsp_bus_id[0] ? k->gsp_bus_id : "a GPU");
+	if (k->legacy_branch[0])
+		fprintf(t->out, "; %s left to the %s legacy driver", k->legacy_gpu[0] ? k->legacy_gpu : "a GPU", k->legacy_branch);
+	if (k->probe_failed)
+		fprintf(t->out, "; nvidia probe failed%s%s", k->probe_failed_bus_id[0] ? " on " : "", k->probe_failed_bus_id);
+	fputc('\n', t->out);
+}
+
 /* See text_facts.h. Also prints the model's notes and dropped-data counts, under "notes", at every detail. */
 void text_facts_summary(struct textfmt *t, const struct facts *f, int detail)
 {
@@ -372,6 +403,7 @@ void text_facts_summary(struct textfmt *t, const struct facts *f, int detail)
 	platform_lines(t, f);
 	gpu_lines(t, f);
 	driver_lines(t, f, detail);
+	kernlog_lines(t, f, detail);
 	lib_line(t, "libcuda", &f->libs.cuda, detail);
 	if (detail > 0)
 		lib_line(t, "libnvml", &f->libs.nvml, detail);

@@ -2,7 +2,9 @@
  * rules_driver.c - the kernel driver and its device nodes.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "kb/kb.h"
 #include "rules/fixes.h"
@@ -40,6 +42,145 @@ static void add_gpu_evidence(struct finding *f, const struct facts *facts)
 	}
 }
 
+/* The newest driver branch that still drives g (data/arch_support.tsv), 0 when unlimited or unknown. */
+static int gpu_last_branch(const struct pci_gpu *g, const char **source)
+{
+	struct kb_arch_support sup;
+
+	if (!g->cc[0] || kb_arch_support(g->cc, &sup) < 0 || !sup.last_driver_branch[0])
+		return 0;
+	if (source)
+		*source = "data/arch_support.tsv";	/* its row names NVIDIA's sources */
+	return atoi(sup.last_driver_branch);
+}
+
+/* The first GPU whose last branch is older than the installed driver's (module, else libraries); NULL none. */
+static const struct pci_gpu *gpu_dropped_by_branch(const struct facts *facts, int *last, const char **source)
+{
+	const char *drv = facts_driver_version(facts);
+	int major = drv ? atoi(drv) : 0;
+
+	for (int i = 0; major > 0 && i < facts->pci.count; i++) {
+		int b = gpu_last_branch(&facts->pci.gpus[i], source);
+
+		if (b > 0 && major > b && strcmp(facts->pci.gpus[i].driver, "nvidia") != 0) {
+			*last = b;
+			return &facts->pci.gpus[i];
+		}
+	}
+	return NULL;
+}
+
+/* Without a GSP (GPU System Processor): older than Turing, compute capability 7.5 (data/arch_support.tsv). */
+static bool gpu_lacks_gsp(const struct pci_gpu *g)
+{
+	return g->cc[0] && version_compare(g->cc, "7.5") < 0;
+}
+
+/* Whether the open kernel module is the one installed: loaded, or its refusal of a GPU in the kernel log. */
+static bool open_module_installed(const struct facts *facts)
+{
+	return facts->kmod.open_kernel_module || facts->kernlog.gsp_refused ||
+	       strcmp(facts->kmod.module_license, "Dual MIT/GPL") == 0;
+}
+
+/* The GPU the open module cannot drive: the one the kernel log names, else the first without a GSP. */
+static const struct pci_gpu *gpu_refused_by_open_module(const struct facts *facts)
+{
+	const char *bus = facts->kernlog.gsp_bus_id;
+
+	if (!open_module_installed(facts))
+		return NULL;
+	for (int i = 0; bus[0] && i < facts->pci.count; i++)
+		if (strcasecmp(facts->pci.gpus[i].address, bus) == 0)
+			return &facts->pci.gpus[i];
+	for (int i = 0; i < facts->pci.count; i++)
+		if (gpu_lacks_gsp(&facts->pci.gpus[i]) && strcmp(facts->pci.gpus[i].driver, "nvidia") != 0)
+			return &facts->pci.gpus[i];
+	return NULL;
+}
+
+static const char *gpu_display_name(const struct pci_gpu *g)
+{
+	return g->kb_name[0] ? g->kb_name : g->name[0] ? g->name : "NVIDIA GPU";
+}
+
+/* The open flavour's packages, as the distribution names them (NNN: the branch, when the version is known). */
+static void open_packages(const struct facts *facts, char *out, size_t outsz)
+{
+	const char *drv = facts_driver_version(facts);
+	char b[16] = "NNN";
+
+	if (drv && atoi(drv) > 0)
+		str_printf(b, sizeof(b), "%d", atoi(drv));
+	switch (distro_of(facts)) {
+	case DISTRO_UBUNTU:
+		str_printf(out, outsz, "nvidia-driver-%s-open, with nvidia-dkms-%s-open or linux-modules-nvidia-%s-open-*; "
+			   "from NVIDIA's repository: nvidia-open", b, b, b);
+		break;
+	case DISTRO_DEBIAN:
+		str_printf(out, outsz, "nvidia-open-kernel-dkms (Debian's), or nvidia-open and nvidia-kernel-open-dkms "
+			   "(NVIDIA's repository)");
+		break;
+	case DISTRO_RHEL:
+		str_printf(out, outsz, "the nvidia-driver:open-dkms module stream's packages (nvidia-open, "
+			   "kmod-nvidia-open-dkms)");
+		break;
+	default:
+		str_printf(out, outsz, "the NVIDIA packages whose names end in -open");
+		break;
+	}
+}
+
+static void check_open_module_unsupported(const struct facts *facts, struct findings *out)
+{
+	const struct kernlog_facts *kl = &facts->kernlog;
+	const struct pci_gpu *g;
+	const char *limit_source = "data/arch_support.tsv";
+	char packages[200];
+	struct finding *f;
+	int last;
+
+	if (fact_denied(&facts->kmod.status) || !bare_metal_gpu(facts) || !(g = gpu_refused_by_open_module(facts)))
+		return;
+	last = gpu_last_branch(g, &limit_source);
+	f = findings_add(out, CAUSE_DRIVER_OPEN_MODULE_UNSUPPORTED, SEV_ERROR,
+			 "the open NVIDIA kernel module cannot drive the %s", gpu_display_name(g));
+	finding_detail(f, "NVIDIA's open kernel modules run only on GPUs with a GSP (GPU System Processor): Turing "
+		       "(compute capability 7.5) and newer. The %s is %s%s%s%s, so the open module refuses it and "
+		       "nothing can use it for CUDA. Drivers 560 and newer install the open flavour by default on several "
+		       "distributions; this GPU needs the proprietary flavour%s.",
+		       gpu_display_name(g), g->arch[0] ? g->arch : "older than Turing", g->cc[0] ? " (compute capability " : "",
+		       g->cc, g->cc[0] ? ")" : "", last > 0 ? ", of a branch no newer than its last" : "");
+	finding_evidence(f, "GPU", g->sysfs_path, "%s %s [%04x:%04x], %s, compute capability %s, driver: %s", g->address,
+			 gpu_display_name(g), g->vendor, g->device, g->arch[0] ? g->arch : "architecture unknown",
+			 g->cc[0] ? g->cc : "unknown", g->driver[0] ? g->driver : "none");
+	if (facts->kmod.open_kernel_module)
+		finding_evidence(f, "kernel module flavour", "/proc/driver/nvidia/version", "%s", facts->kmod.nvrm_line);
+	else if (strcmp(facts->kmod.module_license, "Dual MIT/GPL") == 0)
+		finding_evidence(f, "kernel module flavour", facts->kmod.module_path, "open (license \"Dual MIT/GPL\")");
+	if (kl->gsp_refused)
+		finding_evidence(f, "kernel log", kl->source, "NVRM: The NVIDIA GPU %s%s%s%s is not supported by open nvidia.ko "
+				 "because it does not include the required GPU System Processor (GSP)",
+				 kl->gsp_bus_id[0] ? kl->gsp_bus_id : "(not named)", kl->gsp_pci_id[0] ? " (PCI ID: " : "",
+				 kl->gsp_pci_id, kl->gsp_pci_id[0] ? ")" : "");
+	if (kl->probe_failed)
+		finding_evidence(f, "kernel log", kl->source, "probe with driver nvidia failed%s%s",
+				 kl->probe_failed_bus_id[0] ? " for " : "", kl->probe_failed_bus_id);
+	if (last > 0)
+		finding_evidence(f, "last driver branch", limit_source, "%d for %s", last, g->arch[0] ? g->arch : g->cc);
+	open_packages(facts, packages, sizeof(packages));
+	finding_fix(f, NULL, "remove the open kernel module's packages: %s", packages);
+	fix_install_driver(f, facts);
+	finding_alternative(f, "if the driver came from NVIDIA's .run installer");
+	if (last > 0)
+		finding_fix(f, NULL, "run the installer of a branch no newer than %d again with "
+			    "--kernel-module-type=proprietary (-m=kernel before 560), then reboot", last);
+	else
+		finding_fix(f, NULL, "run the installer again with --kernel-module-type=proprietary (-m=kernel before "
+			    "560), then reboot");
+}
+
 static void check_not_installed(const struct facts *facts, struct findings *out)
 {
 	struct finding *f;
@@ -66,6 +207,9 @@ static void explain_not_loaded(struct finding *f, const struct facts *facts)
 {
 	const struct kmod_facts *k = &facts->kmod;
 	const struct pci_gpu *nouveau = gpu_bound_to(facts, "nouveau"), *vfio = gpu_bound_to(facts, "vfio-pci");
+	const struct pci_gpu *refused, *dropped;
+	const char *source = "data/arch_support.tsv";
+	int last = 0;
 
 	if (nouveau || k->nouveau) {
 		finding_detail(f, "The open-source nouveau driver has claimed the GPU%s, so the NVIDIA module cannot "
@@ -86,6 +230,29 @@ static void explain_not_loaded(struct finding *f, const struct facts *facts)
 		finding_evidence(f, "vfio-pci", vfio->sysfs_path, "bound to %s", vfio->address);
 		finding_fix(f, NULL, "remove the GPU's ids from vfio-pci.ids (kernel command line or /etc/modprobe.d) "
 			    "and reboot, if the host should use it");
+	} else if ((refused = gpu_refused_by_open_module(facts))) {
+		finding_detail(f, "The open kernel module is installed, and it cannot drive the %s (%s): see "
+			       "driver.open-module-unsupported.", gpu_display_name(refused), refused->address);
+	} else if ((dropped = gpu_dropped_by_branch(facts, &last, &source))) {
+		const char *drv = facts_driver_version(facts);
+
+		finding_detail(f, "Driver %s (branch %d) no longer supports the %s: %d is the last branch for %s GPUs, so "
+			       "the module ignores it%s. Install a driver of branch %d (or older), the newest that drives it.",
+			       drv, atoi(drv), gpu_display_name(dropped), last, dropped->arch[0] ? dropped->arch : "these",
+			       facts->kernlog.no_gpu_found ? " and, finding no other GPU, does not load" : "", last);
+		finding_evidence(f, "driver version", facts_driver_version_source(facts), "%s", drv);
+		finding_evidence(f, "last driver branch", source, "%d for %s (compute capability %s)", last,
+				 dropped->arch[0] ? dropped->arch : gpu_display_name(dropped), dropped->cc);
+		if (facts->kernlog.legacy_branch[0])
+			finding_evidence(f, "kernel log", facts->kernlog.source, "the %s GPU is supported through the NVIDIA "
+					 "%s Legacy drivers; the %s NVIDIA driver will ignore it", facts->kernlog.legacy_gpu,
+					 facts->kernlog.legacy_branch, facts->kernlog.legacy_ignoring[0] ?
+					 facts->kernlog.legacy_ignoring : drv);
+		if (facts->kernlog.no_gpu_found)
+			finding_evidence(f, "kernel log", facts->kernlog.source, "NVRM: No NVIDIA GPU found.");
+		finding_fix(f, NULL, "remove the packages of driver branch %d (the package manager's list of installed "
+			    "nvidia packages names them)", atoi(drv));
+		fix_install_driver(f, facts);
 	} else if (k->on_disk_status.state == FACT_OK && !k->module_on_disk) {
 		finding_detail(f, "No nvidia module is built for the running kernel %s. This happens after a kernel "
 			       "update when DKMS could not build the module (missing kernel headers).%s",
@@ -113,6 +280,10 @@ static void explain_not_loaded(struct finding *f, const struct facts *facts)
 		finding_detail(f, "The nvidia module is loaded but has not bound the GPU. The installed driver may not "
 			       "support this GPU (too new for an old driver branch, or a legacy GPU dropped by a new "
 			       "one); the kernel log says which.");
+		if (facts->kernlog.release_refused)
+			finding_evidence(f, "kernel log", facts->kernlog.source, "the GPU %s is not supported by the NVIDIA "
+					 "%s driver release", facts->kernlog.release_refused_bus_id[0] ?
+					 facts->kernlog.release_refused_bus_id : "(not named)", k->nvrm_version);
 		finding_fix(f, "sudo dmesg | grep -i nvrm", "read why the driver did not take the device");
 	} else {
 		finding_detail(f, "The driver is installed (%s) but its kernel module is not loaded.",
@@ -262,6 +433,7 @@ static void check_device_permission(const struct facts *facts, struct findings *
 
 static const struct rule driver_rules[] = {
 	{ CAUSE_DRIVER_NOT_INSTALLED, check_not_installed },
+	{ CAUSE_DRIVER_OPEN_MODULE_UNSUPPORTED, check_open_module_unsupported },
 	{ CAUSE_DRIVER_NOT_LOADED, check_not_loaded },
 	{ CAUSE_DRIVER_TOO_OLD, check_too_old },
 	{ CAUSE_DRIVER_DEVICE_MISSING, check_device_nodes },
