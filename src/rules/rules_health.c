@@ -18,10 +18,12 @@
  *    a row remapping failure is NVIDIA's RMA criterion (GPU Memory Error
  *    Management, "RMA Policy Thresholds for Row-Remapping");
  *  - uncorrectable errors counted since the driver loaded, with nothing
- *    pending, and fatal PCIe AER errors: warnings, the GPU still works.
+ *    pending, and fatal PCIe AER errors: warnings, the GPU still works;
+ *  - Xid events logged this boot that name the GPU (judge_xids).
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "rules/rules.h"
 #include "util/str.h"
@@ -40,6 +42,7 @@ struct gpu_state {
 	enum trouble trouble;
 	char bus[32];		/* 0000:86:00.0 */
 	const char *why;	/* static: what the verdict says it needs */
+	int nxids;		/* Xid events this boot that name it */
 };
 
 #define MAX_STATES (MAX_PCI_GPUS + MAX_RT_DEVICES)
@@ -85,6 +88,44 @@ static void judge_nvml(struct gpu_state *s, const struct nvml_device *d)
 		raise_trouble(s, TROUBLE_REPLACE, "should be replaced");
 }
 
+/* The Xid's "PCI:0000:86:00" names bus and device; compare them with "0000:86:00.0". */
+static bool xid_names_gpu(const struct klog_xid *x, const char *bus)
+{
+	size_t lx = strlen(x->bus_id), lb = strlen(bus);
+
+	return lx >= 5 && lb >= 7 && strncasecmp(x->bus_id + lx - 5, bus + lb - 7, 5) == 0;
+}
+
+/*
+ * Xid events this boot that say the GPU needs attention (NVIDIA's Xid catalog, data/xid.tsv): 79 fallen
+ * off the bus; 48 a double-bit ECC error, 63 a retirement or remap waiting for a reset, 64 one that could
+ * not be recorded, 74 an NVLink error, 94 and 95 contained and uncontained ECC errors: a reset; 92 a high
+ * single-bit error rate: watch it.
+ */
+static void judge_xids(struct gpu_state *s, const struct kernlog_facts *klog)
+{
+	for (int i = 0; i < klog->nxids; i++) {
+		const struct klog_xid *x = &klog->xids[i];
+
+		if (!xid_names_gpu(x, s->bus))
+			continue;
+		switch (x->xid) {
+		case 79:
+			raise_trouble(s, TROUBLE_LOST, "has fallen off the bus");
+			break;
+		case 48: case 63: case 64: case 74: case 94: case 95:
+			raise_trouble(s, TROUBLE_RESET, "needs a reset");
+			break;
+		case 92:
+			raise_trouble(s, TROUBLE_WATCH, "has had many correctable memory errors");
+			break;
+		default:
+			continue;
+		}
+		s->nxids++;
+	}
+}
+
 /*
  * The GPUs of this machine: every NVIDIA device on the bus, matched with
  * NVML's by bus id, then NVML's that the bus view lacks (a container).
@@ -118,6 +159,7 @@ static int gpu_states(const struct facts *facts, struct gpu_state *out)
 			raise_trouble(s, TROUBLE_LOST, "was lost by the driver");
 		if (s->nvml >= 0)
 			judge_nvml(s, &rt->nvml[s->nvml]);
+		judge_xids(s, &facts->kernlog);
 	}
 	for (int k = 0; k < rt->nvml_ndev && n < MAX_STATES; k++) {
 		struct gpu_state *s;
@@ -130,6 +172,7 @@ static int gpu_states(const struct facts *facts, struct gpu_state *out)
 		s->nvml = k;
 		short_bus_id(rt->nvml[k].bus_id, s->bus, sizeof(s->bus));
 		judge_nvml(s, &rt->nvml[k]);
+		judge_xids(s, &facts->kernlog);
 	}
 	return n;
 }
@@ -157,6 +200,9 @@ static void add_evidence(struct finding *f, const struct facts *facts, const str
 	else if (g && !d && s->trouble == TROUBLE_LOST)
 		finding_evidence(f, "GPU", g->sysfs_path, "%s is bound to nvidia, but not among the %d GPUs NVML lists",
 				 g->address, facts->runtime.nvml_count);
+	for (int i = 0; s->nxids && i < facts->kernlog.nxids; i++)
+		if (xid_names_gpu(&facts->kernlog.xids[i], s->bus))
+			finding_evidence(f, "Xid", facts->kernlog.source, "%s", facts->kernlog.xids[i].text);
 	if (g && g->aer_fatal)
 		finding_evidence(f, "fatal PCIe AER errors", g->sysfs_path, "%s: %llu", g->address,
 				 (unsigned long long)g->aer_fatal);
@@ -267,10 +313,11 @@ static void report_gpu(struct findings *out, const struct facts *facts, const st
 		add_drain_alternatives(f, label);
 		break;
 	case TROUBLE_RESET:
-		finding_detail(f, "Its memory had an uncorrectable error, and the repair (a page retirement, or a row "
-			       "remap) takes effect only when the GPU is reset. Until then jobs on it may fail: on GPUs "
-			       "before Ampere no new CUDA context is created after a double-bit error until it is mapped "
-			       "out.");
+		finding_detail(f, "The GPU reported an error that only a GPU reset clears: an uncorrectable memory error "
+			       "whose repair (a page retirement or a row remap) waits for the reset, or an NVLink or "
+			       "uncontained error (the evidence says which). Until then jobs on it may fail: on GPUs "
+			       "before Ampere no new CUDA context is created after a double-bit error until it is "
+			       "mapped out.");
 		add_keep_off(f, facts, st, n, label);
 		snprintf(cmd, sizeof(cmd), "sudo nvidia-smi -r%s", index_opt);
 		finding_fix(f, cmd, "when nothing runs on it any more, reset it (GPUs joined by NVSwitch are reset together; "
