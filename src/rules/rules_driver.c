@@ -132,6 +132,14 @@ static void open_packages(const struct facts *facts, char *out, size_t outsz)
 		str_printf(out, outsz, "the nvidia-driver:open-dkms module stream's packages (nvidia-open, "
 			   "kmod-nvidia-open-dkms)");
 		break;
+	case DISTRO_FEDORA:
+		str_printf(out, outsz, "RPM Fusion's akmod-nvidia and xorg-x11-drv-nvidia (its current branch builds the "
+			   "open module and conflicts with the legacy 580xx packages)");
+		break;
+	case DISTRO_ARCH:
+		str_printf(out, outsz, "nvidia-open, nvidia-open-lts or nvidia-open-dkms (Arch's packages are the open "
+			   "modules since 590)");
+		break;
 	default:
 		str_printf(out, outsz, "the NVIDIA packages whose names end in -open");
 		break;
