@@ -90,7 +90,7 @@ static void driver_lines(struct textfmt *t, const struct facts *f, int detail)
 		cont(t);
 		fprintf(t->out, "module file: %s%s; DKMS: %s; Secure Boot: %s\n",
 			k->module_on_disk ? k->module_path : k->on_disk_status.reason[0] ? k->on_disk_status.reason : "none",
-			"", k->dkms_count ? k->dkms_versions[0] : "none",
+			strcmp(k->module_license, "Dual MIT/GPL") == 0 ? " (open)" : "", k->dkms_count ? k->dkms_versions[0] : "none",
 			k->secure_boot < 0 ? "unknown" : k->secure_boot ? "on" : "off");
 	}
 	cont(t);

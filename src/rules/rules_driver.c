@@ -54,6 +54,12 @@ static int gpu_last_branch(const struct pci_gpu *g, const char **source)
 	return atoi(sup.last_driver_branch);
 }
 
+/* Bound to nvidia, or to vfio-pci (kept for a virtual machine on purpose): not a GPU the driver failed. */
+static bool gpu_driven_or_reserved(const struct pci_gpu *g)
+{
+	return strcmp(g->driver, "nvidia") == 0 || strcmp(g->driver, "vfio-pci") == 0;
+}
+
 /* The first GPU whose last branch is older than the installed driver's (module, else libraries); NULL none. */
 static const struct pci_gpu *gpu_dropped_by_branch(const struct facts *facts, int *last, const char **source)
 {
@@ -63,7 +69,7 @@ static const struct pci_gpu *gpu_dropped_by_branch(const struct facts *facts, in
 	for (int i = 0; major > 0 && i < facts->pci.count; i++) {
 		int b = gpu_last_branch(&facts->pci.gpus[i], source);
 
-		if (b > 0 && major > b && strcmp(facts->pci.gpus[i].driver, "nvidia") != 0) {
+		if (b > 0 && major > b && !gpu_driven_or_reserved(&facts->pci.gpus[i])) {
 			*last = b;
 			return &facts->pci.gpus[i];
 		}
@@ -95,7 +101,7 @@ static const struct pci_gpu *gpu_refused_by_open_module(const struct facts *fact
 		if (strcasecmp(facts->pci.gpus[i].address, bus) == 0)
 			return &facts->pci.gpus[i];
 	for (int i = 0; i < facts->pci.count; i++)
-		if (gpu_lacks_gsp(&facts->pci.gpus[i]) && strcmp(facts->pci.gpus[i].driver, "nvidia") != 0)
+		if (gpu_lacks_gsp(&facts->pci.gpus[i]) && !gpu_driven_or_reserved(&facts->pci.gpus[i]))
 			return &facts->pci.gpus[i];
 	return NULL;
 }
@@ -125,6 +131,14 @@ static void open_packages(const struct facts *facts, char *out, size_t outsz)
 	case DISTRO_RHEL:
 		str_printf(out, outsz, "the nvidia-driver:open-dkms module stream's packages (nvidia-open, "
 			   "kmod-nvidia-open-dkms)");
+		break;
+	case DISTRO_FEDORA:
+		str_printf(out, outsz, "RPM Fusion's akmod-nvidia and xorg-x11-drv-nvidia (its current branch builds the "
+			   "open module and conflicts with the legacy 580xx packages)");
+		break;
+	case DISTRO_ARCH:
+		str_printf(out, outsz, "nvidia-open, nvidia-open-lts or nvidia-open-dkms (Arch's packages are the open "
+			   "modules since 590)");
 		break;
 	default:
 		str_printf(out, outsz, "the NVIDIA packages whose names end in -open");

@@ -257,6 +257,29 @@ static void test_syslog_boots_by_btime(void **state)
 	facts_free(f);
 }
 
+/* /var/log/messages as RHEL's rsyslog writes it (classic stamps, no [seconds], every program's lines): the last
+ * "Linux version" line starts this boot. */
+static void test_syslog_boots_by_linux_version(void **state)
+{
+	static const char text[] =
+		"Dec  2 09:00:00 node7 kernel: Linux version 5.14.0-427.13.1.el9_4.x86_64 (mockbuild@x86-64-01.build.eng.rdu2.redhat.com)\n"
+		"Dec  2 10:00:00 node7 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=0, GPU has fallen off the bus.\n"
+		"Dec  2 10:00:02 node7 systemd[1]: Stopping Session 3 of User alice...\n"
+		"Dec  3 13:05:20 node7 kernel: Linux version 5.14.0-427.13.1.el9_4.x86_64 (mockbuild@x86-64-01.build.eng.rdu2.redhat.com)\n"
+		"Dec  3 13:05:40 node7 systemd[1]: Started Journal Service.\n"
+		"Dec  3 13:06:02 node7 kernel: NVRM: Xid (PCI:0000:3b:00): 31, pid=4012, name=python3, Ch 00000010\n";
+	struct facts *f = fresh();
+	struct kernlog_scan s = { 0 };
+
+	(void)state;
+	kernlog_read_syslog(&f->kernlog, &s, text, 0);
+	assert_true(f->kernlog.this_boot_only);
+	assert_int_equal(f->kernlog.nxids, 1);
+	assert_int_equal(f->kernlog.xids[0].xid, 31);
+	assert_true(f->kernlog.xids[0].seconds < 0);
+	facts_free(f);
+}
+
 /* Without btime or a restart, everything is kept and said to be so. */
 static void test_syslog_boots_unknown(void **state)
 {
@@ -272,7 +295,7 @@ static void test_syslog_boots_unknown(void **state)
 }
 
 /* probe_kernlog under a root: kern.log read, refused or missing. */
-static void run_probe(const char *kernlog, mode_t mode, struct facts *f)
+static void run_probe_file(const char *file, const char *kernlog, mode_t mode, struct facts *f)
 {
 	char dir[TU_PATH];
 	struct probe_ctx ctx;
@@ -285,8 +308,8 @@ static void run_probe(const char *kernlog, mode_t mode, struct facts *f)
 	if (kernlog) {
 		char path[TU_PATH];
 
-		tu_write(dir, "var/log/kern.log", kernlog);
-		tu_path(path, dir, "var/log/kern.log");
+		tu_write(dir, file, kernlog);
+		tu_path(path, dir, file);
 		assert_int_equal(chmod(path, mode), 0);
 	}
 	memset(&ctx, 0, sizeof(ctx));
@@ -298,6 +321,11 @@ static void run_probe(const char *kernlog, mode_t mode, struct facts *f)
 	tu_rmrf(dir);
 }
 
+static void run_probe(const char *kernlog, mode_t mode, struct facts *f)
+{
+	run_probe_file("var/log/kern.log", kernlog, mode, f);
+}
+
 static void test_probe_states(void **state)
 {
 	struct facts *f = fresh();
@@ -306,6 +334,13 @@ static void test_probe_states(void **state)
 	run_probe("Dec  3 13:05:26 gpu1 kernel: [   11.5] NVRM: Xid (PCI:0000:86:00): 79, GPU has fallen off the bus.\n", 0644, f);
 	assert_int_equal(f->kernlog.status.state, FACT_OK);
 	assert_string_equal(f->kernlog.source, "/var/log/kern.log");
+	assert_int_equal(f->kernlog.nxids, 1);
+	facts_free(f);
+
+	f = fresh();
+	run_probe_file("var/log/messages", "Dec  3 13:06:02 node7 kernel: NVRM: Xid (PCI:0000:3b:00): 31, pid=4012\n", 0644, f);
+	assert_int_equal(f->kernlog.status.state, FACT_OK);
+	assert_string_equal(f->kernlog.source, "/var/log/messages");
 	assert_int_equal(f->kernlog.nxids, 1);
 	facts_free(f);
 
@@ -339,6 +374,7 @@ int main(void)
 		cmocka_unit_test(test_syslog_lines),
 		cmocka_unit_test(test_syslog_boots_by_restart),
 		cmocka_unit_test(test_syslog_boots_by_btime),
+		cmocka_unit_test(test_syslog_boots_by_linux_version),
 		cmocka_unit_test(test_syslog_boots_unknown),
 		cmocka_unit_test(test_probe_states),
 	};

@@ -152,6 +152,92 @@ static void test_deterministic(void **state)
 	facts_free(f);
 }
 
+/* A second GPU: address, PCI id, compute capability and family as the GPU table would give them. */
+static struct pci_gpu *add_second_gpu(struct facts *f, const char *driver, uint16_t device, const char *cc,
+				      const char *arch)
+{
+	struct pci_gpu *g;
+
+	add_gpu(f, driver);
+	g = &f->pci.gpus[f->pci.count - 1];
+	str_copy(g->address, sizeof(g->address), "0000:02:00.0");
+	g->device = device;
+	str_copy(g->cc, sizeof(g->cc), cc);
+	str_copy(g->arch, sizeof(g->arch), arch);
+	return g;
+}
+
+/* The open module with a Pascal GPU beside a bound one: the open module is the root cause, not-loaded follows. */
+static void test_open_module_pascal(void **state)
+{
+	struct facts *f = healthy_machine();
+	struct diagnosis d;
+	const struct finding *open, *not_loaded;
+
+	(void)state;
+	f->kmod.open_kernel_module = true;
+	str_copy(f->pci.gpus[0].cc, sizeof(f->pci.gpus[0].cc), "8.9");
+	add_second_gpu(f, "", 0x1b80, "6.1", "Pascal");
+	rules_run(f, &d);
+	open = find_id(&d.findings, "driver.open-module-unsupported");
+	not_loaded = find_id(&d.findings, "driver.not-loaded");
+	assert_non_null(open);
+	assert_non_null(not_loaded);
+	assert_ptr_equal(d.root_cause, open);
+	assert_int_equal(not_loaded->nblocked, 1);
+	assert_string_equal(cause_name(not_loaded->blocked_by[0]), "driver.open-module-unsupported");
+	diagnosis_release(&d);
+	facts_free(f);
+}
+
+/* Not for Turing and newer, nor for a Pascal GPU kept on vfio-pci, nor for the proprietary module. */
+static void test_open_module_quiet(void **state)
+{
+	struct facts *f = healthy_machine();
+	struct diagnosis d;
+
+	(void)state;
+	f->kmod.open_kernel_module = true;
+	str_copy(f->pci.gpus[0].cc, sizeof(f->pci.gpus[0].cc), "7.5");
+	add_second_gpu(f, "vfio-pci", 0x1b80, "6.1", "Pascal");
+	rules_run(f, &d);
+	assert_null(find_id(&d.findings, "driver.open-module-unsupported"));
+	diagnosis_release(&d);
+	facts_free(f);
+
+	f = healthy_machine();
+	add_second_gpu(f, "", 0x1b80, "6.1", "Pascal");
+	rules_run(f, &d);
+	assert_null(find_id(&d.findings, "driver.open-module-unsupported"));
+	assert_non_null(find_id(&d.findings, "driver.not-loaded"));
+	diagnosis_release(&d);
+	facts_free(f);
+}
+
+/* Driver 590 beside a Volta GPU: not-loaded says the branch dropped it, and the last branch is in evidence. */
+static void test_branch_dropped_gpu(void **state)
+{
+	struct facts *f = healthy_machine();
+	struct diagnosis d;
+	const struct finding *nl;
+	bool named = false;
+
+	(void)state;
+	str_copy(f->kmod.nvrm_version, sizeof(f->kmod.nvrm_version), "590.48.01");
+	str_copy(f->pci.gpus[0].cc, sizeof(f->pci.gpus[0].cc), "8.9");
+	add_second_gpu(f, "", 0x1db4, "7.0", "Volta");
+	rules_run(f, &d);
+	nl = find_id(&d.findings, "driver.not-loaded");
+	assert_non_null(nl);
+	assert_non_null(strstr(nl->detail, "no longer supports"));
+	for (int i = 0; i < nl->nevidence; i++)
+		if (strstr(nl->evidence[i].value, "580 for Volta"))
+			named = true;
+	assert_true(named);
+	diagnosis_release(&d);
+	facts_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -161,6 +247,9 @@ int main(void)
 		cmocka_unit_test(test_healthy_with_debug_var_is_degraded),
 		cmocka_unit_test(test_not_installed_blocks_lib_missing),
 		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_open_module_pascal),
+		cmocka_unit_test(test_open_module_quiet),
+		cmocka_unit_test(test_branch_dropped_gpu),
 	};
 
 	return cmocka_run_group_tests_name("rules", tests, NULL, NULL);
