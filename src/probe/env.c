@@ -29,6 +29,7 @@ static const struct known_var known_vars[] = {
 	{ "PYTHONPATH", ENV_PATHS },
 	{ "PYTHONNOUSERSITE", ENV_PATHS },
 	{ "HOME", ENV_PATHS },
+	{ "PWD", ENV_PATHS },
 	{ "PYENV_ROOT", ENV_PATHS },
 	{ "PYENV_VERSION", ENV_PATHS },
 	{ "CUDA_VISIBLE_DEVICES", ENV_VISIBILITY },

@@ -203,6 +203,8 @@ struct toolkit_facts {
 	int active;			/* index, -1 when none */
 	char active_reason[FACT_TEXT];
 	char nvcc_on_path[FACT_PATH];	/* resolved nvcc found on PATH, "" if none */
+	char cwd[FACT_PATH];		/* the working directory diagnosed (PWD), "" when unknown */
+	char extension_build[FACT_PATH];	/* setup.py/pyproject.toml there building a CUDAExtension, "" none */
 };
 
 /* 6. cuDNN */

@@ -198,10 +198,11 @@ static json_t *toolkits_json(const struct toolkit_facts *t)
 						       "version_source", str_or_null(tk->version_source), "nvcc", tk->has_nvcc,
 						       "active", tk->active, "origins", origins_json(tk->origins)));
 	}
-	return json_pack("{s:o, s:i, s:o, s:o, s:o, s:o, s:o}", "status", status_json(&t->status), "count", t->count,
+	return json_pack("{s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "status", status_json(&t->status), "count", t->count,
 			 "active", t->active >= 0 ? json_integer(t->active) : json_null(),
 			 "active_version", t->active >= 0 ? str_or_null(t->items[t->active].version) : json_null(),
 			 "active_reason", str_or_null(t->active_reason), "nvcc_on_path", str_or_null(t->nvcc_on_path),
+			 "working_directory", str_or_null(t->cwd), "extension_build", str_or_null(t->extension_build),
 			 "items", items);
 }
 

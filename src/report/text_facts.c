@@ -148,6 +148,14 @@ static void toolkit_lines(struct textfmt *t, const struct facts *f, int detail)
 			fprintf(t->out, "  version from %s\n", k->version_source);
 		}
 	}
+	if (tk->count > 0 && !tk->nvcc_on_path[0]) {
+		cont(t);
+		fprintf(t->out, "no nvcc on PATH\n");
+	}
+	if (tk->extension_build[0]) {
+		cont(t);
+		fprintf(t->out, "CUDA extension build: %s\n", tk->extension_build);
+	}
 	denied_line(t, &tk->status);
 }
 

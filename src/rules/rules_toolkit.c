@@ -210,6 +210,85 @@ static int major_of(const char *version)
 	return atoi(version);
 }
 
+/* The toolkit whose nvcc a user should put on PATH: the active one, else the newest with an nvcc. */
+static const struct toolkit *toolkit_for_path(const struct toolkit_facts *t)
+{
+	const struct toolkit *best = NULL;
+
+	if (t->active >= 0 && t->items[t->active].exists && t->items[t->active].has_nvcc)
+		return &t->items[t->active];
+	for (int i = 0; i < t->count; i++) {
+		const struct toolkit *tk = &t->items[i];
+
+		if (tk->exists && tk->has_nvcc && (!best || version_compare(tk->version, best->version) > 0))
+			best = tk;
+	}
+	return best;
+}
+
+/*
+ * Where torch.utils.cpp_extension finds CUDA without nvcc on PATH (its _find_cuda_home): CUDA_HOME, then
+ * CUDA_PATH, then /usr/local/cuda when it exists. NULL when it would find none and fail with "CUDA_HOME
+ * environment variable is not set".
+ */
+static const char *extension_cuda_home(const struct facts *facts)
+{
+	const struct toolkit *link;
+
+	if (facts_env(facts, "CUDA_HOME"))
+		return "CUDA_HOME";
+	if (facts_env(facts, "CUDA_PATH"))
+		return "CUDA_PATH";
+	link = toolkit_with(&facts->toolkits, TK_FROM_DEFAULT_LINK);
+	return link && link->exists ? "/usr/local/cuda" : NULL;
+}
+
+/*
+ * A toolkit is installed but no nvcc is on PATH: the first check of NVIDIA's installation guide
+ * (post-installation actions: add the toolkit's bin directory to PATH). A warning when the working
+ * directory builds a CUDA extension that will not find the toolkit either.
+ */
+static void check_nvcc_path(const struct facts *facts, struct findings *out)
+{
+	const struct toolkit_facts *t = &facts->toolkits;
+	const struct toolkit *tk = toolkit_for_path(t);
+	const char *home = extension_cuda_home(facts);
+	bool build_fails = t->extension_build[0] && !home;
+	char cmd[FACT_PATH + 32];
+	struct finding *f;
+
+	if (t->nvcc_on_path[0] || !tk || fact_denied(&t->status))
+		return;
+	f = findings_add(out, CAUSE_TOOLKIT_NVCC_NOT_ON_PATH, build_fails ? SEV_WARNING : SEV_INFO,
+			 "CUDA %s is installed at %s, but nvcc is not on PATH", tk->version[0] ? tk->version : "",
+			 tk->real_path);
+	if (build_fails)
+		finding_detail(f, "%s builds a CUDA extension. PyTorch's extension builder looks for the toolkit in "
+			       "CUDA_HOME, CUDA_PATH, the nvcc on PATH and /usr/local/cuda, and finds none here, so the "
+			       "build stops with \"CUDA_HOME environment variable is not set\".", t->extension_build);
+	else if (t->extension_build[0])
+		finding_detail(f, "`nvcc --version` fails with \"command not found\". %s builds a CUDA extension; "
+			       "PyTorch's extension builder still finds the toolkit through %s, but build scripts "
+			       "and CMake that call nvcc from PATH do not.", t->extension_build, home);
+	else
+		finding_detail(f, "`nvcc --version` fails with \"command not found\", and build scripts that call nvcc "
+			       "from PATH do not find this toolkit. NVIDIA's installation guide adds the toolkit's bin "
+			       "directory to PATH after installing. PyTorch's wheels do not need nvcc to run.");
+	finding_evidence(f, "toolkit", tk->version_source[0] ? tk->version_source : tk->real_path, "CUDA %s at %s%s",
+			 tk->version[0] ? tk->version : "(version unknown)", tk->real_path, tk->active ? " (active)" : "");
+	finding_evidence(f, "nvcc on PATH", "environment", "none (PATH=%s)",
+			 facts_env(facts, "PATH") ? facts_env(facts, "PATH") : "unset");
+	if (t->extension_build[0])
+		finding_evidence(f, "CUDA extension build", t->extension_build, "names CUDAExtension%s%s",
+				 home ? "; the builder finds CUDA through " : "", home ? home : "");
+	str_printf(cmd, sizeof(cmd), "export PATH=%s/bin:$PATH", tk->real_path);
+	finding_fix(f, cmd, "put the toolkit's nvcc on PATH; add the same line to ~/.bashrc to keep it");
+	if (build_fails) {
+		str_printf(cmd, sizeof(cmd), "export CUDA_HOME=%s", tk->real_path);
+		finding_fix(f, cmd, "tell PyTorch's extension builder which toolkit to use (also in ~/.bashrc)");
+	}
+}
+
 static void check_cudnn(const struct facts *facts, struct findings *out)
 {
 	const struct cudnn_facts *c = &facts->cudnn;
@@ -279,6 +358,7 @@ static const struct rule toolkit_rules[] = {
 	{ CAUSE_TOOLKIT_NEWER_THAN_DRIVER, check_newer_than_driver },
 	{ CAUSE_TOOLKIT_CONFLICT, check_conflict },
 	{ CAUSE_TOOLKIT_ARCH_UNSUPPORTED, check_arch },
+	{ CAUSE_TOOLKIT_NVCC_NOT_ON_PATH, check_nvcc_path },
 	{ CAUSE_CUDNN_MISSING, check_cudnn },	/* and cudnn.mismatch */
 };
 
