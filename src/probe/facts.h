@@ -257,6 +257,8 @@ struct env_facts {
 	int visible_indices[MAX_PCI_GPUS];
 	int visible_index_count;
 	char visible_invalid[64];		/* the first token CUDA would stop at */
+	char visible_origin[FACT_PATH];		/* who set CUDA_VISIBLE_DEVICES: "Slurm job N" or a file, "" unknown */
+	char visible_origin_detail[FACT_TEXT];	/* the scheduler's variable, or the file's line */
 };
 
 /* 8. containers and WSL */

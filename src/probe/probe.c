@@ -50,6 +50,7 @@ void probe_all(struct facts *f, struct probe_ctx *ctx)
 	str_copy(f->root, sizeof(f->root), ctx->fs->live ? "/" : ctx->fs->dir);
 	run_probe(probe_env, f, ctx, NULL);
 	run_probe(probe_system, f, ctx, NULL);
+	run_probe(probe_env_origin, f, ctx, NULL);
 	loader_init(&loader, ctx->fs, facts_env(f, "LD_LIBRARY_PATH"), facts_env(f, "LD_PRELOAD"),
 		    f->system.arch);
 	ctx->loader = &loader;

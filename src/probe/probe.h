@@ -28,6 +28,8 @@ struct probe_ctx {
 };
 
 void probe_env(struct facts *f, const struct probe_ctx *ctx);
+/* Where CUDA_VISIBLE_DEVICES was set: a job scheduler, or a profile file read statically. */
+void probe_env_origin(struct facts *f, const struct probe_ctx *ctx);
 void probe_system(struct facts *f, const struct probe_ctx *ctx);
 void probe_container(struct facts *f, const struct probe_ctx *ctx);
 void probe_pci(struct facts *f, const struct probe_ctx *ctx);

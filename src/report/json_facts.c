@@ -227,8 +227,9 @@ static json_t *env_json(const struct env_facts *e)
 		json_object_set_new(vars, e->vars[i].name, json_text(e->vars[i].value));
 	for (int i = 0; i < e->visible_index_count; i++)
 		json_array_append_new(idx, json_integer(e->visible_indices[i]));
-	return json_pack("{s:o, s:{s:s, s:o, s:o}}", "variables", vars, "cuda_visible_devices", "kind",
-			 visible_kind_name(e->visible), "indices", idx, "stops_at", str_or_null(e->visible_invalid));
+	return json_pack("{s:o, s:{s:s, s:o, s:o, s:o, s:o}}", "variables", vars, "cuda_visible_devices", "kind",
+			 visible_kind_name(e->visible), "indices", idx, "stops_at", str_or_null(e->visible_invalid),
+			 "set_by", str_or_null(e->visible_origin), "set_by_detail", str_or_null(e->visible_origin_detail));
 }
 
 static json_t *container_json(const struct container_facts *c)

@@ -188,6 +188,10 @@ static void env_lines(struct textfmt *t, const struct facts *f, int detail)
 		if (shown++)
 			cont(t);
 		fprintf(t->out, "%s=%s\n", v->name, v->value);
+		if (strcmp(v->name, "CUDA_VISIBLE_DEVICES") == 0 && f->env.visible_origin[0]) {
+			cont(t);
+			fprintf(t->out, "  set by %s (%s)\n", f->env.visible_origin, f->env.visible_origin_detail);
+		}
 	}
 	if (!shown)
 		fprintf(t->out, "no CUDA-related variables set\n");
