@@ -215,6 +215,8 @@ struct cudnn_item {
 	char path[FACT_PATH];
 	char version[FACT_VER];
 	char where[48];			/* "toolkit", "system", "LD_LIBRARY_PATH", "ld.so.cache" */
+	int cuda_major;			/* library: the CUDA major it was built for, 0 when unknown */
+	char cuda_major_source[FACT_PATH];	/* what says so */
 };
 
 struct cudnn_facts {

@@ -213,8 +213,14 @@ static json_t *cudnn_json(const struct cudnn_facts *c)
 	for (int i = 0; i < c->count; i++) {
 		const struct cudnn_item *it = &c->items[i];
 
-		json_array_append_new(it->kind == CUDNN_HEADER ? headers : libs,
-				      json_pack("{s:o, s:o, s:s}", "path", json_text(it->path), "version", json_text(it->version), "where", it->where));
+		json_t *o = json_pack("{s:o, s:o, s:s}", "path", json_text(it->path), "version", json_text(it->version),
+				      "where", it->where);
+
+		if (it->kind == CUDNN_LIBRARY) {
+			json_object_set_new(o, "cuda_major", it->cuda_major > 0 ? json_integer(it->cuda_major) : json_null());
+			json_object_set_new(o, "cuda_major_source", str_or_null(it->cuda_major_source));
+		}
+		json_array_append_new(it->kind == CUDNN_HEADER ? headers : libs, o);
 	}
 	return json_pack("{s:o, s:o, s:o}", "status", status_json(&c->status), "headers", headers, "libraries", libs);
 }

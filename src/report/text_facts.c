@@ -169,8 +169,11 @@ static void cudnn_lines(struct textfmt *t, const struct facts *f)
 	for (int i = 0; i < c->count; i++) {
 		if (i)
 			cont(t);
-		fprintf(t->out, "%s %s %s (%s)\n", c->items[i].kind == CUDNN_HEADER ? "header " : "library",
+		fprintf(t->out, "%s %s %s (%s)", c->items[i].kind == CUDNN_HEADER ? "header " : "library",
 			c->items[i].version, c->items[i].path, c->items[i].where);
+		if (c->items[i].cuda_major > 0)
+			fprintf(t->out, ", built for CUDA %d", c->items[i].cuda_major);
+		fputc('\n', t->out);
 	}
 	denied_line(t, &c->status);
 }
