@@ -426,7 +426,9 @@ struct torch_deep {
 	int available;			/* torch.cuda.is_available(): 1, 0, -1 unknown */
 	int device_count;
 	char arch_list[FACT_TEXT];
-	char cudnn[16];
+	char cudnn[16];			/* torch.backends.cudnn.version(), "" for None */
+	char cudnn_error[FACT_TEXT * 2];	/* what asking for that version raised (a version incompatibility) */
+	int cudnn_enabled;		/* torch.backends.cudnn.enabled: 1, 0, -1 unknown */
 	char warning[FACT_TEXT * 2];	/* the first warning torch printed initialising CUDA */
 	char tensor_test[FACT_TEXT];	/* "ok" or the first device's error of a small GPU computation */
 	char file[FACT_PATH];		/* torch.__file__: which copy the import loaded */

@@ -438,6 +438,12 @@ static json_t *python_json(const struct python_facts *p)
 		"device_count", d->ok && !d->error[0] ? json_integer(d->device_count) : json_null(), "arch_list", str_or_null(d->arch_list),
 		"cudnn", str_or_null(d->cudnn), "warning", str_or_null(d->warning), "tensor_test", str_or_null(d->tensor_test),
 		"elapsed_ms", d->elapsed_ms, "file", str_or_null(d->file), "devices", devices);
+	if (out) {
+		json_t *deep = json_object_get(out, "deep");
+
+		json_object_set_new(deep, "cudnn_enabled", d->ok && !d->error[0] ? tristate(d->cudnn_enabled) : json_null());
+		json_object_set_new(deep, "cudnn_error", str_or_null(d->cudnn_error));
+	}
 	return out;
 }
 
