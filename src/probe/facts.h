@@ -279,6 +279,37 @@ struct container_facts {
 	bool wsl_libcuda;		/* /usr/lib/wsl/lib/libcuda.so.1 exists */
 };
 
+/* 8b. a host's container engines and the NVIDIA Container Toolkit (only outside containers) */
+#define MAX_CDI_SPECS 8
+
+struct cdi_spec {
+	char path[FACT_PATH];
+	char kind[64];			/* nvidia.com/gpu */
+	char driver_version[FACT_VER];	/* from its libcuda/libnvidia-ml host paths, "" when none */
+	int checked;			/* host paths looked at (at most 512) */
+	int missing;			/* of those, not on this machine */
+	char missing_example[FACT_PATH];	/* the first missing one */
+};
+
+struct container_host_facts {
+	struct fact_status status;	/* UNKNOWN: not applicable; ABSENT: no container engine */
+	bool engine;
+	char engines[FACT_TEXT * 2];	/* "docker (/usr/bin/dockerd), containerd (/usr/bin/containerd)" */
+	bool docker, containerd;
+	/* the NVIDIA Container Toolkit's parts, "" when not found */
+	char nvidia_ctk[FACT_PATH], nvidia_container_cli[FACT_PATH], nvidia_container_runtime[FACT_PATH];
+	char nvidia_container_runtime_hook[FACT_PATH];
+	char libnvidia_container[FACT_PATH];
+	bool toolkit_config;		/* /etc/nvidia-container-runtime/config.toml */
+	/* Docker's /etc/docker/daemon.json: 1 read, 0 absent, -1 unreadable or not a JSON object */
+	int docker_config;
+	char docker_runtime[32];	/* the runtime whose path is nvidia-container-runtime, "" none */
+	char docker_default_runtime[32];
+	bool containerd_runtime;	/* /etc/containerd/config.toml names nvidia-container-runtime */
+	struct cdi_spec cdi[MAX_CDI_SPECS];
+	int ncdi;
+};
+
 /* 9. the driver at run time: NVML and the CUDA driver API, called in an isolated child */
 #define MAX_RT_DEVICES 16
 #define MAX_RT_PROCS 8
@@ -483,6 +514,7 @@ struct facts {
 	struct cudnn_facts cudnn;
 	struct env_facts env;
 	struct container_facts container;
+	struct container_host_facts container_host;
 	struct runtime_facts runtime;
 	struct python_facts python;
 };

@@ -56,6 +56,7 @@ void probe_all(struct facts *f, struct probe_ctx *ctx)
 	ctx->loader = &loader;
 	run_probe(probe_container, f, ctx, NULL);
 	run_probe(probe_pci, f, ctx, &f->pci.status);
+	run_probe(probe_container_host, f, ctx, &f->container_host.status);
 	run_probe(probe_kmod, f, ctx, &f->kmod.status);
 	run_probe(probe_devnodes, f, ctx, &f->kmod.status);
 	probe_libraries(f, ctx);

@@ -33,6 +33,8 @@ void probe_env_origin(struct facts *f, const struct probe_ctx *ctx);
 void probe_system(struct facts *f, const struct probe_ctx *ctx);
 void probe_container(struct facts *f, const struct probe_ctx *ctx);
 void probe_pci(struct facts *f, const struct probe_ctx *ctx);
+/* On a host with a container engine: the NVIDIA Container Toolkit, Docker/containerd settings, CDI specs. */
+void probe_container_host(struct facts *f, const struct probe_ctx *ctx);
 void probe_kmod(struct facts *f, const struct probe_ctx *ctx);
 void probe_devnodes(struct facts *f, const struct probe_ctx *ctx);
 void probe_libs(struct facts *f, const struct probe_ctx *ctx);

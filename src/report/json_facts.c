@@ -238,6 +238,29 @@ static json_t *env_json(const struct env_facts *e)
 			 "set_by", str_or_null(e->visible_origin), "set_by_detail", str_or_null(e->visible_origin_detail));
 }
 
+static json_t *container_host_json(const struct container_host_facts *h)
+{
+	json_t *specs = json_array();
+
+	for (int i = 0; i < h->ncdi; i++) {
+		const struct cdi_spec *c = &h->cdi[i];
+
+		json_array_append_new(specs, json_pack("{s:o, s:o, s:o, s:i, s:i, s:o}", "path", json_text(c->path),
+						       "kind", json_text(c->kind), "driver_version", str_or_null(c->driver_version),
+						       "host_paths", c->checked, "missing", c->missing,
+						       "missing_example", str_or_null(c->missing_example)));
+	}
+	return json_pack("{s:o, s:o, s:{s:o, s:o, s:o, s:o, s:o, s:b}, s:{s:i, s:o, s:o}, s:b, s:o}",
+			 "status", status_json(&h->status), "engines", str_or_null(h->engines),
+			 "toolkit", "nvidia_ctk", str_or_null(h->nvidia_ctk), "nvidia_container_cli",
+			 str_or_null(h->nvidia_container_cli), "nvidia_container_runtime", str_or_null(h->nvidia_container_runtime),
+			 "nvidia_container_runtime_hook", str_or_null(h->nvidia_container_runtime_hook),
+			 "libnvidia_container", str_or_null(h->libnvidia_container), "config", h->toolkit_config,
+			 "docker", "daemon_json", h->docker_config, "nvidia_runtime", str_or_null(h->docker_runtime),
+			 "default_runtime", str_or_null(h->docker_default_runtime),
+			 "containerd_nvidia_runtime", h->containerd_runtime, "cdi_specs", specs);
+}
+
 static json_t *container_json(const struct container_facts *c)
 {
 	return json_pack("{s:b, s:o, s:o, s:o, s:b, s:b, s:{s:b, s:o, s:o, s:b, s:b, s:b}}",
@@ -465,10 +488,11 @@ json_t *report_facts_json(const struct facts *f)
 		json_array_append_new(limits, json_pack("{s:s, s:i, s:i}", "what", f->limits[i].what, "limit",
 							f->limits[i].limit, "dropped", f->limits[i].dropped));
 	}
-	return json_pack("{s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "root", json_text(f->root),
+	return json_pack("{s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "root", json_text(f->root),
 			 "live", f->live, "notes", notes, "limits", limits, "system", system_json(&f->system), "pci", pci_json(&f->pci),
 			 "driver", kmod_json(&f->kmod), "libraries", libs_json(&f->libs),
 			 "toolkits", toolkits_json(&f->toolkits), "cudnn", cudnn_json(&f->cudnn),
 			 "environment", env_json(&f->env), "container", container_json(&f->container),
+			 "container_host", container_host_json(&f->container_host),
 			 "runtime", runtime_json(&f->runtime), "python", python_json(&f->python));
 }

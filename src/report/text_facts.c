@@ -321,6 +321,17 @@ static void platform_lines(struct textfmt *t, const struct facts *f)
 	if (c->wsl)
 		fprintf(t->out, "; WSL %d (%s), /dev/dxg %s", c->wsl_version, c->wsl_evidence, c->dev_dxg ? "present" : "missing");
 	fputc('\n', t->out);
+	if (f->container_host.status.state == FACT_OK) {
+		const struct container_host_facts *h = &f->container_host;
+
+		cont(t);
+		fprintf(t->out, "container engines: %s; NVIDIA Container Toolkit %s", h->engines,
+			h->nvidia_ctk[0] || h->nvidia_container_runtime[0] || h->nvidia_container_runtime_hook[0] ||
+			h->nvidia_container_cli[0] ? "installed" : "not found");
+		if (h->docker)
+			fprintf(t->out, ", Docker runtime %s", h->docker_runtime[0] ? h->docker_runtime : "not registered");
+		fprintf(t->out, ", %d NVIDIA CDI spec%s\n", h->ncdi, h->ncdi == 1 ? "" : "s");
+	}
 }
 
 /* See text_facts.h. Also prints the model's notes and dropped-data counts, under "notes", at every detail. */
