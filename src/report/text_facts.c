@@ -321,7 +321,7 @@ static void platform_lines(struct textfmt *t, const struct facts *f)
 	if (c->wsl)
 		fprintf(t->out, "; WSL %d (%s), /dev/dxg %s", c->wsl_version, c->wsl_evidence, c->dev_dxg ? "present" : "missing");
 	fputc('\n', t->out);
-	if (f->container_host.status.state == FACT_OK) {
+	if (f->container_host.engine && f->container_host.status.state == FACT_OK) {
 		const struct container_host_facts *h = &f->container_host;
 
 		cont(t);

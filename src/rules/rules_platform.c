@@ -106,7 +106,7 @@ static void fix_configure_engines(struct finding *f, const struct container_host
 
 static bool applies(const struct container_host_facts *h)
 {
-	return h->status.state == FACT_OK && !fact_denied(&h->status);
+	return h->engine && h->status.state == FACT_OK && !fact_denied(&h->status);	/* engine: a zeroed model says OK */
 }
 
 /* A container engine on a GPU host without the NVIDIA Container Toolkit: no container gets the GPU. */
