@@ -81,6 +81,25 @@ int kb_cudnn_for_cuda(int cuda_major, struct kb_answer *out)
 	return 0;
 }
 
+/* See kb.h. The row of the release's MAJOR.MINOR; -1 when it is not listed or its CUDA majors were not read. */
+int kb_cudnn_cuda_majors(const char *cudnn, struct kb_answer *out)
+{
+	const struct kb_table *t = &kb_table_cudnn;
+	char mm[16];
+
+	if (version_prefix(cudnn, 2, mm, sizeof(mm)) < 0)
+		return -1;
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (strcmp(kb_field(t, r, "cudnn"), mm) != 0 || !kb_field(t, r, "cuda_majors")[0])
+			continue;
+		str_copy(out->value, sizeof(out->value), kb_field(t, r, "cuda_majors"));
+		out->source = kb_field(t, r, "source");
+		out->release = NULL;
+		return 0;
+	}
+	return -1;
+}
+
 /*
  * See kb.h. A number matches the value column as text ("034" is not "34"); a name matches whole,
  * ignoring ASCII case. Fills at most max entries with static strings; more matches are not counted.

@@ -219,6 +219,11 @@ enum kb_toolkit_fit kb_toolkit_fit(const char *cuda, const char *cc, struct kb_s
 int kb_cudnn_wheel(int cudnn_major, int cuda_major, struct kb_answer *out);
 /* The newest cuDNN (major.minor) that ships builds for a CUDA major. */
 int kb_cudnn_for_cuda(int cuda_major, struct kb_answer *out);
+/*
+ * The CUDA majors NVIDIA built a cuDNN release for ("11,12" for 8.9.7), from its MAJOR.MINOR row of
+ * data/cudnn.tsv; -1 when the version has no minor, is not listed, or its row does not say.
+ */
+int kb_cudnn_cuda_majors(const char *cudnn, struct kb_answer *out);
 
 /* A status code of the CUDA driver API, the runtime or NVML (data/error_codes.tsv). */
 struct kb_error {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "probe/loader.h"
-#include "probe/probe.h"
+#include "probe/probe_internal.h"
 #include "util/str.h"
 
 #define HEADER_MAX_LINES 400
@@ -130,7 +130,7 @@ static void scan_lib_dir(struct lib_scan *s, const char *dir)
 /*
  * Headers and libraries from the toolkits, CUDNN_PATH, the system include directories and the loader's
  * search. Needs probe_toolkits done and ctx->loader set. Paths are recorded resolved; versions of
- * libraries come from their file names only.
+ * libraries come from their file names only; the CUDA major of their build from cudnn_cuda_builds.
  */
 void probe_cudnn(struct facts *f, const struct probe_ctx *ctx)
 {
@@ -173,6 +173,7 @@ void probe_cudnn(struct facts *f, const struct probe_ctx *ctx)
 		find_header(c, fs, sys_includes[i], "system");
 	scan.where = NULL;
 	loader_scan_prefix(ctx->loader, "libcudnn.so.", add_library, &scan);
+	cudnn_cuda_builds(c, fs);
 	if (c->count == 0)
 		fact_status_set(&c->status, FACT_ABSENT, "no cuDNN header or library found");
 	else

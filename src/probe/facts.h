@@ -204,6 +204,8 @@ struct toolkit_facts {
 	int active;			/* index, -1 when none */
 	char active_reason[FACT_TEXT];
 	char nvcc_on_path[FACT_PATH];	/* resolved nvcc found on PATH, "" if none */
+	char cwd[FACT_PATH];		/* the working directory diagnosed (PWD), "" when unknown */
+	char extension_build[FACT_PATH];	/* setup.py/pyproject.toml there building a CUDAExtension, "" none */
 };
 
 /* 6. cuDNN */
@@ -214,6 +216,8 @@ struct cudnn_item {
 	char path[FACT_PATH];
 	char version[FACT_VER];
 	char where[48];			/* "toolkit", "system", "LD_LIBRARY_PATH", "ld.so.cache" */
+	int cuda_major;			/* library: the CUDA major it was built for, 0 when unknown */
+	char cuda_major_source[FACT_PATH];	/* what says so */
 };
 
 struct cudnn_facts {
@@ -256,6 +260,8 @@ struct env_facts {
 	int visible_indices[MAX_PCI_GPUS];
 	int visible_index_count;
 	char visible_invalid[64];		/* the first token CUDA would stop at */
+	char visible_origin[FACT_PATH];		/* who set CUDA_VISIBLE_DEVICES: "Slurm job N" or a file, "" unknown */
+	char visible_origin_detail[FACT_TEXT];	/* the scheduler's variable, or the file's line */
 };
 
 /* 8. containers and WSL */
@@ -272,6 +278,37 @@ struct container_facts {
 	bool dev_dxg;
 	bool wsl_lib_dir;		/* /usr/lib/wsl/lib exists */
 	bool wsl_libcuda;		/* /usr/lib/wsl/lib/libcuda.so.1 exists */
+};
+
+/* 8b. a host's container engines and the NVIDIA Container Toolkit (only outside containers) */
+#define MAX_CDI_SPECS 8
+
+struct cdi_spec {
+	char path[FACT_PATH];
+	char kind[64];			/* nvidia.com/gpu */
+	char driver_version[FACT_VER];	/* from its libcuda/libnvidia-ml host paths, "" when none */
+	int checked;			/* host paths looked at (at most 512) */
+	int missing;			/* of those, not on this machine */
+	char missing_example[FACT_PATH];	/* the first missing one */
+};
+
+struct container_host_facts {
+	struct fact_status status;	/* UNKNOWN: not applicable; ABSENT: no container engine */
+	bool engine;
+	char engines[FACT_TEXT * 2];	/* "docker (/usr/bin/dockerd), containerd (/usr/bin/containerd)" */
+	bool docker, containerd;
+	/* the NVIDIA Container Toolkit's parts, "" when not found */
+	char nvidia_ctk[FACT_PATH], nvidia_container_cli[FACT_PATH], nvidia_container_runtime[FACT_PATH];
+	char nvidia_container_runtime_hook[FACT_PATH];
+	char libnvidia_container[FACT_PATH];
+	bool toolkit_config;		/* /etc/nvidia-container-runtime/config.toml */
+	/* Docker's /etc/docker/daemon.json: 1 read, 0 absent, -1 unreadable or not a JSON object */
+	int docker_config;
+	char docker_runtime[32];	/* the runtime whose path is nvidia-container-runtime, "" none */
+	char docker_default_runtime[32];
+	bool containerd_runtime;	/* /etc/containerd/config.toml names nvidia-container-runtime */
+	struct cdi_spec cdi[MAX_CDI_SPECS];
+	int ncdi;
 };
 
 /* 9. the driver at run time: NVML and the CUDA driver API, called in an isolated child */
@@ -449,7 +486,9 @@ struct torch_deep {
 	int available;			/* torch.cuda.is_available(): 1, 0, -1 unknown */
 	int device_count;
 	char arch_list[FACT_TEXT];
-	char cudnn[16];
+	char cudnn[16];			/* torch.backends.cudnn.version(), "" for None */
+	char cudnn_error[FACT_TEXT * 2];	/* what asking for that version raised (a version incompatibility) */
+	int cudnn_enabled;		/* torch.backends.cudnn.enabled: 1, 0, -1 unknown */
 	char warning[FACT_TEXT * 2];	/* the first warning torch printed initialising CUDA */
 	char tensor_test[FACT_TEXT];	/* "ok" or the first device's error of a small GPU computation */
 	char file[FACT_PATH];		/* torch.__file__: which copy the import loaded */
@@ -542,6 +581,7 @@ struct facts {
 	struct cudnn_facts cudnn;
 	struct env_facts env;
 	struct container_facts container;
+	struct container_host_facts container_host;
 	struct runtime_facts runtime;
 	struct kernlog_facts kernlog;
 	struct python_facts python;

@@ -50,11 +50,13 @@ void probe_all(struct facts *f, struct probe_ctx *ctx)
 	str_copy(f->root, sizeof(f->root), ctx->fs->live ? "/" : ctx->fs->dir);
 	run_probe(probe_env, f, ctx, NULL);
 	run_probe(probe_system, f, ctx, NULL);
+	run_probe(probe_env_origin, f, ctx, NULL);
 	loader_init(&loader, ctx->fs, facts_env(f, "LD_LIBRARY_PATH"), facts_env(f, "LD_PRELOAD"),
 		    f->system.arch);
 	ctx->loader = &loader;
 	run_probe(probe_container, f, ctx, NULL);
 	run_probe(probe_pci, f, ctx, &f->pci.status);
+	run_probe(probe_container_host, f, ctx, &f->container_host.status);
 	run_probe(probe_kmod, f, ctx, &f->kmod.status);
 	run_probe(probe_devnodes, f, ctx, &f->kmod.status);
 	run_probe(probe_kernlog, f, ctx, NULL);	/* its refusals are its own status */

@@ -28,9 +28,13 @@ struct probe_ctx {
 };
 
 void probe_env(struct facts *f, const struct probe_ctx *ctx);
+/* Where CUDA_VISIBLE_DEVICES was set: a job scheduler, or a profile file read statically. */
+void probe_env_origin(struct facts *f, const struct probe_ctx *ctx);
 void probe_system(struct facts *f, const struct probe_ctx *ctx);
 void probe_container(struct facts *f, const struct probe_ctx *ctx);
 void probe_pci(struct facts *f, const struct probe_ctx *ctx);
+/* On a host with a container engine: the NVIDIA Container Toolkit, Docker/containerd settings, CDI specs. */
+void probe_container_host(struct facts *f, const struct probe_ctx *ctx);
 void probe_kmod(struct facts *f, const struct probe_ctx *ctx);
 void probe_devnodes(struct facts *f, const struct probe_ctx *ctx);
 /* What the NVIDIA driver wrote to the kernel log since this boot (live /dev/kmsg, else the syslog files). */

@@ -37,6 +37,13 @@ bool probe_find_on_path(const struct facts *f, const struct rootfs *fs, const ch
 /* libtorch_cuda.so's CUDA libraries and fat-binary architectures, into t. */
 void probe_torch_libs(struct facts *f, const struct probe_ctx *ctx, struct torch_install *t);
 
+/*
+ * The CUDA major each cuDNN library in c was built for (cuda_major, cuda_major_source), from the DT_NEEDED
+ * of its sub-libraries, the name of the archive directory it sits in, or the Debian package that installed
+ * it (/var/lib/dpkg/status, at most DPKG_STATUS_MAX_LINES lines); left 0 when none says.
+ */
+void cudnn_cuda_builds(struct cudnn_facts *c, const struct rootfs *fs);
+
 /* A field of torch/version.py: the quoted value, "" for None; -1 if absent. */
 int torch_version_field(const char *text, const char *key, char *out, size_t outsz);
 

@@ -15,6 +15,7 @@
 
 #define VERSION_FILE_MAX (256 * 1024)
 #define CUDA_H_MAX (2 * 1024 * 1024)
+#define BUILD_FILE_MAX (256 * 1024)
 
 /* version.json (CUDA >= 11.1): {"cuda": {"version": "12.4.1"}, ...} */
 static int version_from_json(const struct rootfs *fs, const char *path, char *out, size_t outsz)
@@ -219,6 +220,36 @@ static void find_nvcc_on_path(struct facts *f, const struct rootfs *fs)
 	add_toolkit(f, fs, root, TK_FROM_NVCC_PATH);
 }
 
+/*
+ * A PyTorch C++/CUDA extension built from the working directory: its setup.py or pyproject.toml names
+ * CUDAExtension (torch.utils.cpp_extension's class for sources with .cu files). The build runs nvcc, so
+ * a toolkit it cannot find fails it. Only the first BUILD_FILE_MAX bytes of each file are read.
+ */
+static void find_extension_build(struct facts *f, const struct rootfs *fs)
+{
+	static const char *const names[] = { "setup.py", "pyproject.toml" };
+	const char *pwd = facts_env(f, "PWD");
+	struct toolkit_facts *t = &f->toolkits;
+
+	if (!pwd || pwd[0] != '/')
+		return;
+	str_copy(t->cwd, sizeof(t->cwd), pwd);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char path[FACT_PATH], *text = NULL;
+		bool cuda;
+
+		if (path_join(path, sizeof(path), pwd, names[i]) < 0 ||
+		    rootfs_read(fs, path, BUILD_FILE_MAX, &text, NULL, NULL, NULL) < 0)
+			continue;
+		cuda = strstr(text, "CUDAExtension") != NULL;
+		free(text);
+		if (cuda) {
+			str_copy(t->extension_build, sizeof(t->extension_build), path);
+			return;
+		}
+	}
+}
+
 static int find_origin(const struct toolkit_facts *t, unsigned origin)
 {
 	for (int i = 0; i < t->count; i++)
@@ -254,7 +285,7 @@ static void choose_active(struct toolkit_facts *t)
 /*
  * Toolkits from the nvcc on PATH, CUDA_HOME, CUDA_PATH, CUDA_ROOT, /usr/local/cuda and scans of /usr/local
  * and /opt. Needs probe_env done. Chooses the active one in the order of the file's comment; CUDA_ROOT
- * alone never makes one active.
+ * alone never makes one active. Then the working directory (PWD) and a CUDA extension build there.
  */
 void probe_toolkits(struct facts *f, const struct probe_ctx *ctx)
 {
@@ -282,6 +313,7 @@ void probe_toolkits(struct facts *f, const struct probe_ctx *ctx)
 	scan_dir(f, fs, "/usr/local");
 	scan_dir(f, fs, "/opt");
 	choose_active(t);
+	find_extension_build(f, fs);
 	if (t->count == 0)
 		fact_status_set(&t->status, FACT_ABSENT, "no CUDA toolkit found");
 	else

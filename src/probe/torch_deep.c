@@ -47,8 +47,13 @@ static const char deep_script[] =
 	"    try:\n"
 	"        v = torch.backends.cudnn.version()\n"
 	"        r['cudnn'] = str(v) if v else ''\n"
-	"    except Exception:\n"
+	"    except Exception as e:\n"
 	"        r['cudnn'] = ''\n"
+	"        r['cudnn_error'] = str(e)[:200]\n"
+	"    try:\n"
+	"        r['cudnn_enabled'] = bool(torch.backends.cudnn.enabled)\n"
+	"    except Exception:\n"
+	"        pass\n"
 	"    devs = []\n"
 	"    for i in range(min(r['device_count'], 16)):\n"
 	"        dv = {}\n"
@@ -97,6 +102,9 @@ static void parse_report(struct torch_deep *d, const char *out)
 	copy_string(j, "cuda", d->cuda, sizeof(d->cuda));
 	copy_string(j, "arch_list", d->arch_list, sizeof(d->arch_list));
 	copy_string(j, "cudnn", d->cudnn, sizeof(d->cudnn));
+	copy_string(j, "cudnn_error", d->cudnn_error, sizeof(d->cudnn_error));
+	if (json_is_boolean(json_object_get(j, "cudnn_enabled")))
+		d->cudnn_enabled = json_is_true(json_object_get(j, "cudnn_enabled"));
 	copy_string(j, "tensor_test", d->tensor_test, sizeof(d->tensor_test));
 	if (json_is_boolean(json_object_get(j, "available")))
 		d->available = json_is_true(json_object_get(j, "available"));
@@ -179,6 +187,7 @@ void probe_torch_deep(struct facts *f, const struct probe_ctx *ctx)
 	double timeout = ctx->timeout_s > 0 ? ctx->timeout_s * 3 : 30;
 
 	d->available = -1;
+	d->cudnn_enabled = -1;
 	if (!ctx->fs->live || ctx->fast || ctx->static_only || p->selected < 0)
 		return;
 	py = &p->envs[p->selected];

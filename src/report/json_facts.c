@@ -199,10 +199,11 @@ static json_t *toolkits_json(const struct toolkit_facts *t)
 						       "version_source", str_or_null(tk->version_source), "nvcc", tk->has_nvcc,
 						       "active", tk->active, "origins", origins_json(tk->origins)));
 	}
-	return json_pack("{s:o, s:i, s:o, s:o, s:o, s:o, s:o}", "status", status_json(&t->status), "count", t->count,
+	return json_pack("{s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "status", status_json(&t->status), "count", t->count,
 			 "active", t->active >= 0 ? json_integer(t->active) : json_null(),
 			 "active_version", t->active >= 0 ? str_or_null(t->items[t->active].version) : json_null(),
 			 "active_reason", str_or_null(t->active_reason), "nvcc_on_path", str_or_null(t->nvcc_on_path),
+			 "working_directory", str_or_null(t->cwd), "extension_build", str_or_null(t->extension_build),
 			 "items", items);
 }
 
@@ -213,8 +214,14 @@ static json_t *cudnn_json(const struct cudnn_facts *c)
 	for (int i = 0; i < c->count; i++) {
 		const struct cudnn_item *it = &c->items[i];
 
-		json_array_append_new(it->kind == CUDNN_HEADER ? headers : libs,
-				      json_pack("{s:o, s:o, s:s}", "path", json_text(it->path), "version", json_text(it->version), "where", it->where));
+		json_t *o = json_pack("{s:o, s:o, s:s}", "path", json_text(it->path), "version", json_text(it->version),
+				      "where", it->where);
+
+		if (it->kind == CUDNN_LIBRARY) {
+			json_object_set_new(o, "cuda_major", it->cuda_major > 0 ? json_integer(it->cuda_major) : json_null());
+			json_object_set_new(o, "cuda_major_source", str_or_null(it->cuda_major_source));
+		}
+		json_array_append_new(it->kind == CUDNN_HEADER ? headers : libs, o);
 	}
 	return json_pack("{s:o, s:o, s:o}", "status", status_json(&c->status), "headers", headers, "libraries", libs);
 }
@@ -227,8 +234,32 @@ static json_t *env_json(const struct env_facts *e)
 		json_object_set_new(vars, e->vars[i].name, json_text(e->vars[i].value));
 	for (int i = 0; i < e->visible_index_count; i++)
 		json_array_append_new(idx, json_integer(e->visible_indices[i]));
-	return json_pack("{s:o, s:{s:s, s:o, s:o}}", "variables", vars, "cuda_visible_devices", "kind",
-			 visible_kind_name(e->visible), "indices", idx, "stops_at", str_or_null(e->visible_invalid));
+	return json_pack("{s:o, s:{s:s, s:o, s:o, s:o, s:o}}", "variables", vars, "cuda_visible_devices", "kind",
+			 visible_kind_name(e->visible), "indices", idx, "stops_at", str_or_null(e->visible_invalid),
+			 "set_by", str_or_null(e->visible_origin), "set_by_detail", str_or_null(e->visible_origin_detail));
+}
+
+static json_t *container_host_json(const struct container_host_facts *h)
+{
+	json_t *specs = json_array();
+
+	for (int i = 0; i < h->ncdi; i++) {
+		const struct cdi_spec *c = &h->cdi[i];
+
+		json_array_append_new(specs, json_pack("{s:o, s:o, s:o, s:i, s:i, s:o}", "path", json_text(c->path),
+						       "kind", json_text(c->kind), "driver_version", str_or_null(c->driver_version),
+						       "host_paths", c->checked, "missing", c->missing,
+						       "missing_example", str_or_null(c->missing_example)));
+	}
+	return json_pack("{s:o, s:o, s:{s:o, s:o, s:o, s:o, s:o, s:b}, s:{s:i, s:o, s:o}, s:b, s:o}",
+			 "status", status_json(&h->status), "engines", str_or_null(h->engines),
+			 "toolkit", "nvidia_ctk", str_or_null(h->nvidia_ctk), "nvidia_container_cli",
+			 str_or_null(h->nvidia_container_cli), "nvidia_container_runtime", str_or_null(h->nvidia_container_runtime),
+			 "nvidia_container_runtime_hook", str_or_null(h->nvidia_container_runtime_hook),
+			 "libnvidia_container", str_or_null(h->libnvidia_container), "config", h->toolkit_config,
+			 "docker", "daemon_json", h->docker_config, "nvidia_runtime", str_or_null(h->docker_runtime),
+			 "default_runtime", str_or_null(h->docker_default_runtime),
+			 "containerd_nvidia_runtime", h->containerd_runtime, "cdi_specs", specs);
 }
 
 static json_t *container_json(const struct container_facts *c)
@@ -451,6 +482,12 @@ static json_t *python_json(const struct python_facts *p)
 		"device_count", d->ok && !d->error[0] ? json_integer(d->device_count) : json_null(), "arch_list", str_or_null(d->arch_list),
 		"cudnn", str_or_null(d->cudnn), "warning", str_or_null(d->warning), "tensor_test", str_or_null(d->tensor_test),
 		"elapsed_ms", d->elapsed_ms, "file", str_or_null(d->file), "devices", devices);
+	if (out) {
+		json_t *deep = json_object_get(out, "deep");
+
+		json_object_set_new(deep, "cudnn_enabled", d->ok && !d->error[0] ? tristate(d->cudnn_enabled) : json_null());
+		json_object_set_new(deep, "cudnn_error", str_or_null(d->cudnn_error));
+	}
 	return out;
 }
 
@@ -497,11 +534,12 @@ json_t *report_facts_json(const struct facts *f)
 		json_array_append_new(limits, json_pack("{s:s, s:i, s:i}", "what", f->limits[i].what, "limit",
 							f->limits[i].limit, "dropped", f->limits[i].dropped));
 	}
-	return json_pack("{s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "root", json_text(f->root),
+	return json_pack("{s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "root", json_text(f->root),
 			 "live", f->live, "notes", notes, "limits", limits, "system", system_json(&f->system), "pci", pci_json(&f->pci),
 			 "driver", kmod_json(&f->kmod), "libraries", libs_json(&f->libs),
 			 "toolkits", toolkits_json(&f->toolkits), "cudnn", cudnn_json(&f->cudnn),
 			 "environment", env_json(&f->env), "container", container_json(&f->container),
+			 "container_host", container_host_json(&f->container_host),
 			 "runtime", runtime_json(&f->runtime), "kernel_log", kernlog_json(&f->kernlog),
 			 "python", python_json(&f->python));
 }

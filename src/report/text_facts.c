@@ -148,6 +148,14 @@ static void toolkit_lines(struct textfmt *t, const struct facts *f, int detail)
 			fprintf(t->out, "  version from %s\n", k->version_source);
 		}
 	}
+	if (tk->count > 0 && !tk->nvcc_on_path[0]) {
+		cont(t);
+		fprintf(t->out, "no nvcc on PATH\n");
+	}
+	if (tk->extension_build[0]) {
+		cont(t);
+		fprintf(t->out, "CUDA extension build: %s\n", tk->extension_build);
+	}
 	denied_line(t, &tk->status);
 }
 
@@ -161,8 +169,11 @@ static void cudnn_lines(struct textfmt *t, const struct facts *f)
 	for (int i = 0; i < c->count; i++) {
 		if (i)
 			cont(t);
-		fprintf(t->out, "%s %s %s (%s)\n", c->items[i].kind == CUDNN_HEADER ? "header " : "library",
+		fprintf(t->out, "%s %s %s (%s)", c->items[i].kind == CUDNN_HEADER ? "header " : "library",
 			c->items[i].version, c->items[i].path, c->items[i].where);
+		if (c->items[i].cuda_major > 0)
+			fprintf(t->out, ", built for CUDA %d", c->items[i].cuda_major);
+		fputc('\n', t->out);
 	}
 	denied_line(t, &c->status);
 }
@@ -180,6 +191,10 @@ static void env_lines(struct textfmt *t, const struct facts *f, int detail)
 		if (shown++)
 			cont(t);
 		fprintf(t->out, "%s=%s\n", v->name, v->value);
+		if (strcmp(v->name, "CUDA_VISIBLE_DEVICES") == 0 && f->env.visible_origin[0]) {
+			cont(t);
+			fprintf(t->out, "  set by %s (%s)\n", f->env.visible_origin, f->env.visible_origin_detail);
+		}
 	}
 	if (!shown)
 		fprintf(t->out, "no CUDA-related variables set\n");
@@ -363,6 +378,17 @@ static void platform_lines(struct textfmt *t, const struct facts *f)
 	if (c->wsl)
 		fprintf(t->out, "; WSL %d (%s), /dev/dxg %s", c->wsl_version, c->wsl_evidence, c->dev_dxg ? "present" : "missing");
 	fputc('\n', t->out);
+	if (f->container_host.engine && f->container_host.status.state == FACT_OK) {
+		const struct container_host_facts *h = &f->container_host;
+
+		cont(t);
+		fprintf(t->out, "container engines: %s; NVIDIA Container Toolkit %s", h->engines,
+			h->nvidia_ctk[0] || h->nvidia_container_runtime[0] || h->nvidia_container_runtime_hook[0] ||
+			h->nvidia_container_cli[0] ? "installed" : "not found");
+		if (h->docker)
+			fprintf(t->out, ", Docker runtime %s", h->docker_runtime[0] ? h->docker_runtime : "not registered");
+		fprintf(t->out, ", %d NVIDIA CDI spec%s\n", h->ncdi, h->ncdi == 1 ? "" : "s");
+	}
 }
 
 /* One line: where the kernel log came from and what the NVIDIA driver said in it. */

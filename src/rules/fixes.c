@@ -140,3 +140,44 @@ void fix_rebuild_module(struct finding *f, const struct facts *facts)
 	finding_fix(f, cmd, "build the NVIDIA module for the running kernel");
 	finding_fix(f, "sudo modprobe nvidia", "load it (or reboot)");
 }
+
+/*
+ * Appends the NVIDIA Container Toolkit's repository and package for the distribution, as NVIDIA's install
+ * guide gives them (docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html);
+ * a text step where the guide has no commands for it.
+ */
+void fix_install_container_toolkit(struct finding *f, const struct facts *facts)
+{
+	switch (distro_of(facts)) {
+	case DISTRO_UBUNTU:
+	case DISTRO_DEBIAN:
+		finding_fix(f, "curl -fsSL https://nvidia.github.io/libnvidia-container/gpgkey | sudo gpg --dearmor -o "
+			    "/usr/share/keyrings/nvidia-container-toolkit-keyring.gpg && curl -s -L "
+			    "https://nvidia.github.io/libnvidia-container/stable/deb/nvidia-container-toolkit.list | sed "
+			    "'s#deb https://#deb [signed-by=/usr/share/keyrings/nvidia-container-toolkit-keyring.gpg] https://#g' | "
+			    "sudo tee /etc/apt/sources.list.d/nvidia-container-toolkit.list",
+			    "add NVIDIA's container toolkit repository");
+		finding_fix(f, "sudo apt-get update && sudo apt-get install -y nvidia-container-toolkit",
+			    "install the NVIDIA Container Toolkit");
+		break;
+	case DISTRO_FEDORA:
+	case DISTRO_RHEL:
+		finding_fix(f, "curl -s -L https://nvidia.github.io/libnvidia-container/stable/rpm/nvidia-container-toolkit.repo | "
+			    "sudo tee /etc/yum.repos.d/nvidia-container-toolkit.repo", "add NVIDIA's container toolkit repository");
+		finding_fix(f, "sudo dnf install -y nvidia-container-toolkit", "install the NVIDIA Container Toolkit");
+		break;
+	case DISTRO_SUSE:
+		finding_fix(f, "sudo zypper ar https://nvidia.github.io/libnvidia-container/stable/rpm/nvidia-container-toolkit.repo",
+			    "add NVIDIA's container toolkit repository");
+		finding_fix(f, "sudo zypper --gpg-auto-import-keys install -y nvidia-container-toolkit",
+			    "install the NVIDIA Container Toolkit");
+		break;
+	case DISTRO_ARCH:
+		finding_fix(f, "sudo pacman -S nvidia-container-toolkit", "install the NVIDIA Container Toolkit (Arch's extra repository)");
+		break;
+	case DISTRO_UNKNOWN:
+		finding_fix(f, NULL, "install the nvidia-container-toolkit package from NVIDIA's repository for your distribution "
+			    "(NVIDIA Container Toolkit install guide)");
+		break;
+	}
+}

@@ -14,6 +14,8 @@ void fix_install_driver(struct finding *f, const struct facts *facts);
 void fix_blacklist_nouveau(struct finding *f, const struct facts *facts);
 void fix_rebuild_module(struct finding *f, const struct facts *facts);
 void fix_rebuild_initramfs(struct finding *f, const struct facts *facts);
+/* The NVIDIA Container Toolkit's repository and package for the distribution (NVIDIA's install guide). */
+void fix_install_container_toolkit(struct finding *f, const struct facts *facts);
 /* A plan's path as f's fix steps and its alternatives as f's alternatives (at most three). */
 void fix_from_plan(struct finding *f, const struct plan *plan);
 /* The planner's way to a working PyTorch for problem on this machine, as f's fix (plan/plan.h). */

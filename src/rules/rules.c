@@ -14,7 +14,7 @@
 /* The families in their fixed order; a finding's origin starts with its family's place here. */
 static const struct rule_family *const families[] = {
 	&rules_platform, &rules_gpu, &rules_driver, &rules_libs, &rules_toolkit, &rules_env, &rules_runtime,
-	&rules_health, &rules_load, &rules_torch, &rules_summary,
+	&rules_health, &rules_load, &rules_torch, &rules_cudnn, &rules_summary,
 };
 
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))

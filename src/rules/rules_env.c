@@ -3,6 +3,7 @@
  * and the all-clear.
  */
 #include <string.h>
+#include <strings.h>
 
 #include "kb/kb.h"
 #include "rules/rules.h"
@@ -55,6 +56,135 @@ static void check_visible_devices(const struct facts *facts, struct findings *ou
 	finding_fix(f, "unset CUDA_VISIBLE_DEVICES", "show all GPUs, or set it to valid indices (0 to %d) or UUIDs",
 		    ngpu > 0 ? ngpu - 1 : 0);
 	finding_fix(f, NULL, "look for where it is set: shell profiles, job scripts, the scheduler (Slurm sets it per job)");
+}
+
+/* The entries CUDA accepts before it stops (an index, a GPU- or MIG- UUID each). */
+static int visible_entry_count(const char *value)
+{
+	char buf[1024], *next;
+	int n = 0;
+
+	str_copy(buf, sizeof(buf), value);
+	for (char *tok = buf; tok; tok = next) {
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
+		str_trim(tok);
+		if (!str_is_digits(tok) && !str_starts_with(tok, "GPU-") && !str_starts_with(tok, "MIG-"))
+			break;
+		n++;
+	}
+	return n;
+}
+
+/* The GPUs a container was given: its /dev/nvidiaN nodes (they keep the host's minor numbers). */
+static int gpu_node_count(const struct facts *facts)
+{
+	int n = 0;
+
+	for (int i = 0; i < facts->kmod.node_count; i++) {
+		const struct devnode *d = &facts->kmod.nodes[i];
+
+		if (d->present && str_starts_with(d->path, "/dev/nvidia") && str_is_digits(d->path + strlen("/dev/nvidia")) &&
+		    d->path[strlen("/dev/nvidia")])
+			n++;
+	}
+	return n;
+}
+
+/* Name the GPUs on the bus that CUDA does not list (only known when CUDA was asked). */
+static void hidden_gpu_evidence(const struct facts *facts, struct finding *f)
+{
+	const struct runtime_facts *rt = &facts->runtime;
+
+	for (int i = 0; i < facts->pci.count; i++) {
+		const struct pci_gpu *g = &facts->pci.gpus[i];
+		bool seen = false;
+
+		if (!rt->cuda_lib.init_done || rt->cuda_lib.init != 0)
+			finding_evidence(f, "GPU on the bus", g->sysfs_path, "%s %s", g->address, g->kb_name[0] ? g->kb_name : g->name);
+		else {
+			for (int k = 0; k < rt->cuda_ndev; k++)
+				seen |= strcasecmp(rt->cuda[k].bus_id, g->address) == 0;
+			finding_evidence(f, seen ? "GPU visible to CUDA" : "GPU hidden from CUDA", g->sysfs_path, "%s %s",
+					 g->address, g->kb_name[0] ? g->kb_name : g->name);
+		}
+	}
+}
+
+/* Where the hiding variable came from, and how to change it there. */
+static void visible_origin_fix(const struct facts *facts, struct finding *f)
+{
+	const struct env_facts *env = &facts->env;
+
+	if (str_starts_with(env->visible_origin, "Slurm job")) {
+		finding_evidence(f, "set by", env->visible_origin, "%s (Slurm sets CUDA_VISIBLE_DEVICES to the GPUs it "
+				 "allocated)", env->visible_origin_detail);
+		finding_fix(f, NULL, "to use more GPUs, ask Slurm for them: sbatch/srun --gpus=N (or --gres=gpu:N)");
+	} else if (env->visible_origin[0]) {
+		finding_evidence(f, "set by", env->visible_origin, "%s", env->visible_origin_detail);
+		finding_fix(f, NULL, "to use every GPU, remove the line from %s and start a new login shell; meanwhile "
+			    "`unset CUDA_VISIBLE_DEVICES`", env->visible_origin);
+	} else {
+		finding_fix(f, "unset CUDA_VISIBLE_DEVICES", "to use every GPU, unset it (and remove it from where it is set: "
+			    "a shell profile, a job script, the launcher)");
+	}
+}
+
+/*
+ * Some GPUs on the bus are hidden on purpose: CUDA_VISIBLE_DEVICES lists fewer than there are, or a
+ * container was given fewer (NVIDIA_VISIBLE_DEVICES). Not a fault, but "torch sees 1 GPU" on a 2-GPU
+ * machine is a common question; say so, and who decided it.
+ */
+static void check_gpus_hidden(const struct facts *facts, struct findings *out)
+{
+	const struct env_facts *env = &facts->env;
+	const struct runtime_facts *rt = &facts->runtime;
+	const char *cvd = facts_env(facts, "CUDA_VISIBLE_DEVICES"), *nvd = facts_env(facts, "NVIDIA_VISIBLE_DEVICES");
+	int total = facts->pci.count, shown;
+	struct finding *f;
+
+	if (total < 2)
+		return;
+	if (cvd) {
+		if (env->visible != VISIBLE_INDICES && env->visible != VISIBLE_UUIDS && env->visible != VISIBLE_MIXED)
+			return;	/* none shown (env.visible-devices) or MIG instances: not a subset of whole GPUs */
+		for (int i = 0; i < env->visible_index_count; i++)
+			if (env->visible_indices[i] >= total)
+				return;	/* env.visible-devices judges it */
+		shown = rt->cuda_lib.init_done && rt->cuda_lib.init == 0 ? rt->cuda_count : visible_entry_count(cvd);
+		if (shown <= 0 || shown >= total)
+			return;
+		f = findings_add(out, CAUSE_ENV_GPUS_HIDDEN, SEV_INFO, "CUDA_VISIBLE_DEVICES shows %d of the %d GPUs",
+				 shown, total);
+		finding_unless(f, CAUSE_ENV_VISIBLE_DEVICES);
+		finding_detail(f, "CUDA_VISIBLE_DEVICES=\"%s\" lets CUDA programs see %d GPU%s; the other%s on the bus "
+			       "%s hidden from PyTorch (torch.cuda.device_count() is %d), and the visible ones are "
+			       "renumbered from 0.", cvd, shown, shown == 1 ? "" : "s", total - shown == 1 ? "" : "s",
+			       total - shown == 1 ? "is" : "are", shown);
+		finding_evidence(f, "CUDA_VISIBLE_DEVICES", "environment", "\"%s\"", cvd);
+		hidden_gpu_evidence(facts, f);
+		visible_origin_fix(facts, f);
+		return;
+	}
+	/* In a container the runtime decides which GPUs exist at all. */
+	if (!facts->container.in_container || !nvd || strcmp(nvd, "all") == 0)
+		return;
+	shown = gpu_node_count(facts);
+	if (shown <= 0 || shown >= total)
+		return;
+	f = findings_add(out, CAUSE_ENV_GPUS_HIDDEN, SEV_INFO, "this container was given %d of the %d GPUs", shown, total);
+	finding_detail(f, "The container runtime gave this container the GPUs NVIDIA_VISIBLE_DEVICES names (%s): "
+		       "%d device node%s under /dev, while the host's %d GPUs all show on the PCI bus. The others "
+		       "cannot be used from inside.", nvd, shown, shown == 1 ? "" : "s", total);
+	finding_evidence(f, "NVIDIA_VISIBLE_DEVICES", "environment", "\"%s\"", nvd);
+	finding_evidence(f, "container", "container markers", "%s (%s)", facts->container.runtime, facts->container.evidence);
+	finding_evidence(f, "GPU device nodes", "/dev", "%d", shown);
+	finding_evidence(f, "NVIDIA GPUs on the PCI bus", "/sys/bus/pci/devices", "%d", total);
+	if (strcmp(facts->container.runtime, "kubernetes") == 0)
+		finding_fix(f, NULL, "to use more GPUs, raise the pod's resources.limits nvidia.com/gpu");
+	else
+		finding_fix(f, "docker run --gpus all IMAGE", "to use every GPU, start the container with all of them");
 }
 
 struct debug_var {
@@ -151,6 +281,7 @@ static void check_ready(const struct facts *facts, struct findings *out)
 
 static const struct rule env_rules[] = {
 	{ CAUSE_ENV_VISIBLE_DEVICES, check_visible_devices },
+	{ CAUSE_ENV_GPUS_HIDDEN, check_gpus_hidden },
 	{ CAUSE_ENV_DEBUG_VARS, check_debug_vars },
 };
 

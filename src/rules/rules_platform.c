@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rules/fixes.h"
 #include "rules/rules.h"
+#include "util/str.h"
 
 static bool has_node(const struct facts *facts, const char *path)
 {
@@ -87,6 +89,117 @@ static void check_wsl_driver(const struct facts *facts, struct findings *out)
 	finding_fix(f, "wsl --shutdown", "from Windows: restart WSL; keep the GPU driver up to date on the Windows side only");
 }
 
+/* How to register the toolkit with each engine this host has. */
+static void fix_configure_engines(struct finding *f, const struct container_host_facts *h)
+{
+	if (h->docker)
+		finding_fix(f, "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker",
+			    "register the NVIDIA runtime with Docker (writes runtimes.nvidia into /etc/docker/daemon.json)");
+	/* Docker brings its own containerd; registering there too only matters to Kubernetes nodes without Docker */
+	if (h->containerd && !h->docker)
+		finding_fix(f, "sudo nvidia-ctk runtime configure --runtime=containerd && sudo systemctl restart containerd",
+			    "register the NVIDIA runtime with containerd (/etc/containerd/config.toml)");
+	if (strstr(h->engines, "podman"))
+		finding_fix(f, "sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml",
+			    "for Podman, generate the CDI specification (then: podman run --device nvidia.com/gpu=all)");
+}
+
+static bool applies(const struct container_host_facts *h)
+{
+	return h->engine && h->status.state == FACT_OK && !fact_denied(&h->status);	/* engine: a zeroed model says OK */
+}
+
+/* A container engine on a GPU host without the NVIDIA Container Toolkit: no container gets the GPU. */
+static void check_container_toolkit(const struct facts *facts, struct findings *out)
+{
+	const struct container_host_facts *h = &facts->container_host;
+	bool wanted;
+	struct finding *f;
+
+	if (!applies(h) || h->nvidia_ctk[0] || h->nvidia_container_cli[0] || h->nvidia_container_runtime[0] ||
+	    h->nvidia_container_runtime_hook[0] || h->libnvidia_container[0])
+		return;
+	/* daemon.json already names the NVIDIA runtime: someone set this host up for GPU containers */
+	wanted = h->docker_runtime[0] || strcmp(h->docker_default_runtime, "nvidia") == 0;
+	f = findings_add(out, CAUSE_CONTAINER_TOOLKIT_MISSING, wanted ? SEV_ERROR : SEV_WARNING,
+			 "the NVIDIA Container Toolkit is not installed on this host");
+	finding_detail(f, "This host runs containers (%s) and has an NVIDIA GPU, but none of the toolkit's parts "
+		       "(nvidia-container-runtime-hook, nvidia-container-runtime, nvidia-ctk, nvidia-container-cli, "
+		       "libnvidia-container.so.1) are installed. Without them no container can use the GPU: `docker run "
+		       "--gpus all` fails with \"could not select device driver \"\" with capabilities: [[gpu]]\"%s.",
+		       h->engines, wanted ? ", and the runtime daemon.json names does not exist" : "");
+	finding_evidence(f, "container engines", "programs and configuration", "%s", h->engines);
+	finding_evidence(f, "nvidia-container-runtime-hook, nvidia-ctk", "/usr/bin, PATH", "not found");
+	finding_evidence(f, "libnvidia-container.so.1", "loader search path", "not found");
+	if (h->docker_runtime[0])
+		finding_evidence(f, "Docker runtime", "/etc/docker/daemon.json", "\"%s\" runs nvidia-container-runtime",
+				 h->docker_runtime);
+	if (h->docker_default_runtime[0])
+		finding_evidence(f, "default-runtime", "/etc/docker/daemon.json", "%s", h->docker_default_runtime);
+	finding_evidence(f, "NVIDIA GPUs on the PCI bus", "/sys/bus/pci/devices", "%d", facts->pci.count);
+	fix_install_container_toolkit(f, facts);
+	fix_configure_engines(f, h);
+}
+
+/* The toolkit is installed but Docker does not know the NVIDIA runtime: --gpus works, --runtime=nvidia does not. */
+static void check_docker_runtime(const struct facts *facts, struct findings *out)
+{
+	const struct container_host_facts *h = &facts->container_host;
+	struct finding *f;
+
+	if (!applies(h) || !h->docker || h->docker_config < 0 || h->docker_runtime[0] || !h->nvidia_container_runtime[0])
+		return;
+	f = findings_add(out, CAUSE_CONTAINER_RUNTIME_MISSING, SEV_INFO,
+			 "Docker has no \"nvidia\" runtime registered");
+	finding_detail(f, "The NVIDIA Container Toolkit is installed, so `docker run --gpus all` works (Docker calls "
+		       "nvidia-container-runtime-hook itself), but /etc/docker/daemon.json %s no runtime that runs "
+		       "nvidia-container-runtime: `docker run --runtime=nvidia` and Compose files with `runtime: nvidia` "
+		       "fail with \"unknown or invalid runtime name: nvidia\". NVIDIA's install guide registers it.",
+		       h->docker_config == 0 ? "does not exist, so it names" : "names");
+	finding_evidence(f, "nvidia-container-runtime", h->nvidia_container_runtime, "installed");
+	finding_evidence(f, "runtimes", "/etc/docker/daemon.json", "%s", h->docker_config == 0 ? "no file" : "no NVIDIA runtime");
+	finding_fix(f, "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker",
+		    "register it (adds runtimes.nvidia to /etc/docker/daemon.json, keeping the rest)");
+}
+
+/* A CDI spec generated for another driver than the one installed: its host paths are gone. */
+static void check_cdi(const struct facts *facts, struct findings *out)
+{
+	const struct container_host_facts *h = &facts->container_host;
+	const char *drv = facts_driver_version(facts);
+
+	if (!applies(h))
+		return;
+	for (int i = 0; i < h->ncdi; i++) {
+		const struct cdi_spec *s = &h->cdi[i];
+		bool other_driver = drv && s->driver_version[0] && strcmp(drv, s->driver_version) != 0;
+		struct finding *f;
+		char cmd[FACT_PATH + 64];
+
+		if (!other_driver && s->missing == 0)
+			continue;
+		f = findings_add(out, CAUSE_CONTAINER_CDI_STALE, SEV_WARNING, "the CDI specification %s %s", s->path,
+				 other_driver ? "was generated for another driver" : "names files that do not exist");
+		finding_detail(f, "Podman, containerd and Docker's CDI mode inject the GPU into containers exactly as this "
+			       "file says. %s%d of the %d host files it names are missing, so starting a container with "
+			       "--device %s=all fails (\"no such file or directory\" for a host path). A driver upgrade "
+			       "leaves such a stale file behind; it must be generated again.",
+			       other_driver ? "It was generated for another driver than the one installed, and " : "",
+			       s->missing, s->checked, s->kind);
+		finding_evidence(f, "CDI spec", s->path, "kind %s, %d host paths", s->kind, s->checked);
+		if (s->driver_version[0])
+			finding_evidence(f, "driver in the spec", s->path, "%s", s->driver_version);
+		if (drv)
+			finding_evidence(f, "installed driver", facts_driver_version_source(facts), "%s", drv);
+		if (s->missing)
+			finding_evidence(f, "missing host path", s->path, "%s%s", s->missing_example,
+					 s->missing > 1 ? " (and others)" : "");
+		str_printf(cmd, sizeof(cmd), "sudo nvidia-ctk cdi generate --output=%s", s->path);
+		finding_fix(f, cmd, "generate the specification again for the installed driver");
+		return;
+	}
+}
+
 /* Files the probes were refused: what they would have said is unknown, not absent. */
 static void check_unreadable(const struct facts *facts, struct findings *out)
 {
@@ -143,6 +256,9 @@ static void check_unreadable(const struct facts *facts, struct findings *out)
 static const struct rule platform_rules[] = {
 	{ CAUSE_CONTAINER_NO_GPU, check_container_no_gpu },
 	{ CAUSE_WSL_DRIVER, check_wsl_driver },
+	{ CAUSE_CONTAINER_TOOLKIT_MISSING, check_container_toolkit },
+	{ CAUSE_CONTAINER_RUNTIME_MISSING, check_docker_runtime },
+	{ CAUSE_CONTAINER_CDI_STALE, check_cdi },
 	{ CAUSE_SYSTEM_UNREADABLE, check_unreadable },
 };
 

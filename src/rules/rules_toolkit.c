@@ -7,6 +7,7 @@
 
 #include "kb/kb.h"
 #include "rules/rules.h"
+#include "util/path.h"
 #include "util/str.h"
 
 static void check_newer_than_driver(const struct facts *facts, struct findings *out)
@@ -210,6 +211,85 @@ static int major_of(const char *version)
 	return atoi(version);
 }
 
+/* The toolkit whose nvcc a user should put on PATH: the active one, else the newest with an nvcc. */
+static const struct toolkit *toolkit_for_path(const struct toolkit_facts *t)
+{
+	const struct toolkit *best = NULL;
+
+	if (t->active >= 0 && t->items[t->active].exists && t->items[t->active].has_nvcc)
+		return &t->items[t->active];
+	for (int i = 0; i < t->count; i++) {
+		const struct toolkit *tk = &t->items[i];
+
+		if (tk->exists && tk->has_nvcc && (!best || version_compare(tk->version, best->version) > 0))
+			best = tk;
+	}
+	return best;
+}
+
+/*
+ * Where torch.utils.cpp_extension finds CUDA without nvcc on PATH (its _find_cuda_home): CUDA_HOME, then
+ * CUDA_PATH, then /usr/local/cuda when it exists. NULL when it would find none and fail with "CUDA_HOME
+ * environment variable is not set".
+ */
+static const char *extension_cuda_home(const struct facts *facts)
+{
+	const struct toolkit *link;
+
+	if (facts_env(facts, "CUDA_HOME"))
+		return "CUDA_HOME";
+	if (facts_env(facts, "CUDA_PATH"))
+		return "CUDA_PATH";
+	link = toolkit_with(&facts->toolkits, TK_FROM_DEFAULT_LINK);
+	return link && link->exists ? "/usr/local/cuda" : NULL;
+}
+
+/*
+ * A toolkit is installed but no nvcc is on PATH: the first check of NVIDIA's installation guide
+ * (post-installation actions: add the toolkit's bin directory to PATH). A warning when the working
+ * directory builds a CUDA extension that will not find the toolkit either.
+ */
+static void check_nvcc_path(const struct facts *facts, struct findings *out)
+{
+	const struct toolkit_facts *t = &facts->toolkits;
+	const struct toolkit *tk = toolkit_for_path(t);
+	const char *home = extension_cuda_home(facts);
+	bool build_fails = t->extension_build[0] && !home;
+	char cmd[FACT_PATH + 32];
+	struct finding *f;
+
+	if (t->nvcc_on_path[0] || !tk || fact_denied(&t->status))
+		return;
+	f = findings_add(out, CAUSE_TOOLKIT_NVCC_NOT_ON_PATH, build_fails ? SEV_WARNING : SEV_INFO,
+			 "CUDA %s is installed at %s, but nvcc is not on PATH", tk->version[0] ? tk->version : "",
+			 tk->real_path);
+	if (build_fails)
+		finding_detail(f, "%s builds a CUDA extension. PyTorch's extension builder looks for the toolkit in "
+			       "CUDA_HOME, CUDA_PATH, the nvcc on PATH and /usr/local/cuda, and finds none here, so the "
+			       "build stops with \"CUDA_HOME environment variable is not set\".", t->extension_build);
+	else if (t->extension_build[0])
+		finding_detail(f, "`nvcc --version` fails with \"command not found\". %s builds a CUDA extension; "
+			       "PyTorch's extension builder still finds the toolkit through %s, but build scripts "
+			       "and CMake that call nvcc from PATH do not.", t->extension_build, home);
+	else
+		finding_detail(f, "`nvcc --version` fails with \"command not found\", and build scripts that call nvcc "
+			       "from PATH do not find this toolkit. NVIDIA's installation guide adds the toolkit's bin "
+			       "directory to PATH after installing. PyTorch's wheels do not need nvcc to run.");
+	finding_evidence(f, "toolkit", tk->version_source[0] ? tk->version_source : tk->real_path, "CUDA %s at %s%s",
+			 tk->version[0] ? tk->version : "(version unknown)", tk->real_path, tk->active ? " (active)" : "");
+	finding_evidence(f, "nvcc on PATH", "environment", "none (PATH=%s)",
+			 facts_env(facts, "PATH") ? facts_env(facts, "PATH") : "unset");
+	if (t->extension_build[0])
+		finding_evidence(f, "CUDA extension build", t->extension_build, "names CUDAExtension%s%s",
+				 home ? "; the builder finds CUDA through " : "", home ? home : "");
+	str_printf(cmd, sizeof(cmd), "export PATH=%s/bin:$PATH", tk->real_path);
+	finding_fix(f, cmd, "put the toolkit's nvcc on PATH; add the same line to ~/.bashrc to keep it");
+	if (build_fails) {
+		str_printf(cmd, sizeof(cmd), "export CUDA_HOME=%s", tk->real_path);
+		finding_fix(f, cmd, "tell PyTorch's extension builder which toolkit to use (also in ~/.bashrc)");
+	}
+}
+
 static void check_cudnn(const struct facts *facts, struct findings *out)
 {
 	const struct cudnn_facts *c = &facts->cudnn;
@@ -275,11 +355,109 @@ static void check_cudnn(const struct facts *facts, struct findings *out)
 	}
 }
 
+/* The toolkit a cuDNN file belongs with: the one it sits in, else the active one; NULL without a version. */
+static const struct toolkit *cudnn_toolkit(const struct toolkit_facts *t, const struct cudnn_item *it, bool *inside)
+{
+	char dir[FACT_PATH];
+	const struct toolkit *tk;
+
+	path_dirname(it->path, dir, sizeof(dir));
+	tk = toolkit_owning(t, dir);
+	*inside = tk != NULL;
+	if (!tk && t->active >= 0)
+		tk = &t->items[t->active];
+	return tk && tk->exists && tk->version[0] ? tk : NULL;
+}
+
+static bool major_listed(const char *list, int major)
+{
+	char buf[64], *save = NULL;
+
+	str_copy(buf, sizeof(buf), list);
+	for (char *m = strtok_r(buf, ",", &save); m; m = strtok_r(NULL, ",", &save))
+		if (atoi(m) == major)
+			return true;
+	return false;
+}
+
+static void cudnn_build_fix(struct finding *f, const struct cudnn_item *it, int cuda)
+{
+	struct kb_answer dnn;
+	bool have_dnn = kb_cudnn_for_cuda(cuda, &dnn) == 0;
+	char cmd[64];
+
+	if (str_starts_with(it->cuda_major_source, "/var/lib/dpkg/status") && atoi(it->version) >= 9) {
+		str_printf(cmd, sizeof(cmd), "sudo apt-get install cudnn%d-cuda-%d", atoi(it->version), cuda);
+		finding_fix(f, cmd, "install the cuDNN %d build for CUDA %d from NVIDIA's repository", atoi(it->version), cuda);
+	} else if (str_starts_with(it->cuda_major_source, "/var/lib/dpkg/status")) {
+		str_printf(cmd, sizeof(cmd), "apt-cache policy libcudnn%d", atoi(it->version));
+		finding_fix(f, cmd, "list the libcudnn%d versions NVIDIA's repository has, and install the one ending in "
+			    "+cuda%d.x with its -dev package (sudo apt-get install libcudnn%d=VERSION libcudnn%d-dev=VERSION)",
+			    atoi(it->version), cuda, atoi(it->version), atoi(it->version));
+	} else {
+		finding_fix(f, NULL, "replace the libcudnn* files (and cudnn*.h) with those of NVIDIA's cuDNN archive for CUDA "
+			    "%d (cudnn-linux-ARCH-VERSION_cuda%d-archive)%s%s", cuda, cuda,
+			    have_dnn ? "; the newest release built for it is " : "", have_dnn ? dnn.value : "");
+	}
+}
+
+/*
+ * cuDNN is built once per CUDA major. A build for another major than the toolkit it sits in (or, outside
+ * any toolkit, the active one) fails to load or to find its cuBLAS; a release NVIDIA never built for that
+ * major (data/cudnn.tsv) cannot be the right one either.
+ */
+static void check_cudnn_cuda(const struct facts *facts, struct findings *out)
+{
+	const struct cudnn_facts *c = &facts->cudnn;
+
+	if (fact_denied(&c->status))
+		return;
+	for (int i = 0; i < c->count; i++) {
+		const struct cudnn_item *it = &c->items[i];
+		bool inside;
+		const struct toolkit *tk = cudnn_toolkit(&facts->toolkits, it, &inside);
+		int cuda = tk ? major_of(tk->version) : 0;
+		struct kb_answer majors;
+		struct finding *f;
+
+		if (!tk)
+			continue;
+		if (it->kind == CUDNN_LIBRARY && it->cuda_major > 0 && it->cuda_major != cuda) {
+			f = findings_add(out, CAUSE_CUDNN_MISMATCH, SEV_WARNING, "cuDNN %s at %s is built for CUDA %d, but %s CUDA %s",
+					 it->version, it->path, it->cuda_major, inside ? "sits in the toolkit of" : "the active toolkit is",
+					 tk->version);
+			finding_detail(f, "NVIDIA builds each cuDNN release once per CUDA major. This one needs the CUDA %d "
+				       "libraries (cuBLAS, the runtime): with CUDA %d, programs fail to load it (\"libcublas.so.%d: "
+				       "cannot open shared object file\") or report CUDNN_STATUS_NOT_INITIALIZED.",
+				       it->cuda_major, cuda, it->cuda_major);
+			finding_evidence(f, "cuDNN library", it->path, "%s (%s)", it->version, it->where);
+			finding_evidence(f, "built for", it->cuda_major_source, "CUDA %d", it->cuda_major);
+		} else if (kb_cudnn_cuda_majors(it->version, &majors) == 0 && !major_listed(majors.value, cuda)) {
+			f = findings_add(out, CAUSE_CUDNN_MISMATCH, SEV_WARNING, "cuDNN %s has no build for CUDA %d, but %s CUDA %s",
+					 it->version, cuda, inside ? "sits in the toolkit of" : "the active toolkit is", tk->version);
+			finding_detail(f, "NVIDIA built cuDNN %s only for CUDA %s, so this copy belongs to another CUDA: "
+				       "programs built with CUDA %d cannot use it.", it->version, majors.value, cuda);
+			finding_evidence(f, it->kind == CUDNN_HEADER ? "cuDNN header" : "cuDNN library", it->path, "%s (%s)",
+					 it->version, it->where);
+			finding_evidence(f, "CUDA majors with a build", majors.source, "%s", majors.value);
+		} else {
+			continue;
+		}
+		finding_unless(f, CAUSE_CUDNN_MISMATCH);	/* the header/library disagreement, when found, comes first */
+		finding_evidence(f, inside ? "toolkit it sits in" : "active toolkit", tk->version_source, "CUDA %s at %s",
+				 tk->version, tk->real_path);
+		cudnn_build_fix(f, it, cuda);
+		return;
+	}
+}
+
 static const struct rule toolkit_rules[] = {
 	{ CAUSE_TOOLKIT_NEWER_THAN_DRIVER, check_newer_than_driver },
 	{ CAUSE_TOOLKIT_CONFLICT, check_conflict },
 	{ CAUSE_TOOLKIT_ARCH_UNSUPPORTED, check_arch },
+	{ CAUSE_TOOLKIT_NVCC_NOT_ON_PATH, check_nvcc_path },
 	{ CAUSE_CUDNN_MISSING, check_cudnn },	/* and cudnn.mismatch */
+	{ CAUSE_CUDNN_MISMATCH, check_cudnn_cuda },
 };
 
 const struct rule_family rules_toolkit = { "toolkit", toolkit_rules, sizeof(toolkit_rules) / sizeof(toolkit_rules[0]) };

@@ -37,6 +37,10 @@ FUZZ_MAXLEN_kernel_json := 4096
 FUZZ_MAXLEN_conda_envs := 4096
 FUZZ_MAXLEN_site_names := 4096
 FUZZ_MAXLEN_kern_log := 65536
+FUZZ_MAXLEN_cdi_spec := 16384
+FUZZ_MAXLEN_daemon_json := 4096
+FUZZ_MAXLEN_dpkg_status := 16384
+FUZZ_MAXLEN_profile := 8192
 
 .PHONY: fuzz fuzz-build fuzz-check-cc
 

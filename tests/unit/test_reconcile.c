@@ -14,7 +14,7 @@
 
 static const struct rule_family *const canonical[] = {
 	&rules_platform, &rules_gpu, &rules_driver, &rules_libs, &rules_toolkit, &rules_env, &rules_runtime, &rules_health, &rules_load,
-	&rules_torch, &rules_summary,
+	&rules_torch, &rules_cudnn, &rules_summary,
 };
 #define NFAMILIES (sizeof(canonical) / sizeof(canonical[0]))
 
