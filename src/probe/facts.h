@@ -367,6 +367,19 @@ struct python_env {
 #define MAX_TORCH_WHEELS 16
 #define MAX_TORCH_PACKAGES 16
 #define MAX_TORCH_ARCHS 24
+#define MAX_TORCH_REQS 24
+
+/*
+ * One nvidia-* requirement of torch's METADATA (Requires-Dist) whose environment marker holds on this
+ * machine, and what the interpreter has installed for it.
+ */
+struct torch_requirement {
+	char name[48];			/* PEP 503 normalised: nvidia-cudnn-cu12 */
+	char op[4];			/* "==", ">=", ...; "" for any version */
+	char version[32];		/* "9.1.0.70", "" with no op */
+	char installed[32];		/* the installed version (from its .dist-info), "" when not installed */
+	bool met;
+};
 
 /* A CUDA library libtorch_cuda.so needs, and where the loader would take it from. */
 struct torch_lib {
@@ -406,6 +419,12 @@ struct torch_install {
 	bool debug;
 	char installer[16];		/* pip, conda, debian, unknown */
 	char dist_version[48];		/* from the dist-info directory name */
+	char metadata[FACT_PATH];	/* the dist-info's METADATA when read, "" otherwise */
+	/* its nvidia-* Requires-Dist that apply here; installed versions looked up only for the selected torch */
+	struct torch_requirement reqs[MAX_TORCH_REQS];
+	int nreqs;
+	bool reqs_checked;		/* installed versions were looked up */
+	int reqs_skipped;	/* nvidia-* requirements skipped: a marker or range this model does not read */
 	bool user_site;			/* under ~/.local */
 };
 

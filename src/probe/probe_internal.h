@@ -35,4 +35,41 @@ void probe_torch_libs(struct facts *f, const struct probe_ctx *ctx, struct torch
 /* A field of torch/version.py: the quoted value, "" for None; -1 if absent. */
 int torch_version_field(const char *text, const char *key, char *out, size_t outsz);
 
+/* What a PEP 508 environment marker is evaluated against; the rest is Linux and CPython. */
+struct marker_env {
+	const char *python_version;	/* "3.11"; NULL or "" unknown */
+	const char *platform_machine;	/* "x86_64", "aarch64"; NULL or "" unknown */
+};
+
+/*
+ * PEP 503 normalisation of the first len bytes of in: lower case, each run of '-', '_' and '.' one '-'
+ * ("nvidia_cudnn_cu12" -> "nvidia-cudnn-cu12"). -1 when empty or out is too small.
+ */
+int python_name_normalize(const char *in, size_t len, char *out, size_t outsz);
+
+/*
+ * A PEP 508 marker (platform_system == "Linux" and python_version < "3.13") evaluated for env:
+ * 1 holds, 0 does not, -1 cannot tell (a variable this model does not know, a form it does not read).
+ * and/or/parentheses, ==, !=, <, <=, >, >= (versions for python_version), in / not in; extra is "".
+ * An empty marker holds.
+ */
+int marker_eval(const char *marker, const struct marker_env *env);
+
+/*
+ * A Requires-Dist value ("nvidia-cudnn-cu12==9.1.0.70; platform_system == ...") into req's name
+ * (normalised), op and version, and *marker pointing into value after ';' ("" when none). -1 for what this
+ * model does not compare: a range ("a>=1,<2"), a URL, a malformed name.
+ */
+int requires_dist_parse(const char *value, struct torch_requirement *req, const char **marker);
+
+/*
+ * torch's METADATA (t->metadata, cleared when unreadable): the nvidia-* Requires-Dist whose markers hold
+ * for env, into t->reqs; those it cannot evaluate are counted in t->reqs_skipped.
+ */
+void torch_requires_read(struct facts *f, const struct rootfs *fs, const struct marker_env *env,
+			 struct torch_install *t);
+
+/* The installed version of each of t->reqs from py's site directories' .dist-info names; sets met. */
+void torch_requires_check(const struct rootfs *fs, const struct python_env *py, struct torch_install *t);
+
 #endif

@@ -183,6 +183,9 @@ static void read_dist_info(const struct rootfs *fs, const char *site, struct tor
 		if (str_printf(path, sizeof(path), "%s/%s/INSTALLER", site, n) == 0 &&
 		    rootfs_read_line(fs, path, line, sizeof(line)) == 0 && str_trim(line)[0])
 			str_copy(t->installer, sizeof(t->installer), line);
+		if (str_ends_with(n, ".dist-info") && str_printf(path, sizeof(path), "%s/%s/METADATA", site, n) == 0 &&
+		    rootfs_exists(fs, path))
+			str_copy(t->metadata, sizeof(t->metadata), path);
 		break;
 	}
 	closedir(d);
@@ -225,13 +228,28 @@ static int add_torch(struct facts *f, const struct rootfs *fs, const char *site,
 	return p->ntorch++;
 }
 
-/* The ELF reads are the costly part: only for the torch the diagnosed interpreter imports. */
+/*
+ * The ELF reads are the costly part: only for the torch the diagnosed interpreter imports. Its declared
+ * requirements are judged for that interpreter too (markers depend on its Python version).
+ */
 static void read_selected_libs(struct facts *f, const struct probe_ctx *ctx)
 {
 	struct python_facts *p = &f->python;
+	const struct python_env *py;
+	struct torch_install *t;
 
-	if (p->selected >= 0 && p->envs[p->selected].torch >= 0 && p->torches[p->envs[p->selected].torch].cuda[0])
-		probe_torch_libs(f, ctx, &p->torches[p->envs[p->selected].torch]);
+	if (p->selected < 0 || p->envs[p->selected].torch < 0)
+		return;
+	py = &p->envs[p->selected];
+	t = &p->torches[py->torch];
+	if (t->metadata[0]) {
+		struct marker_env env = { py->version, f->system.arch };
+
+		torch_requires_read(f, ctx->fs, &env, t);
+		torch_requires_check(ctx->fs, py, t);
+	}
+	if (t->cuda[0])
+		probe_torch_libs(f, ctx, t);
 }
 
 /*

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "util/str.h"
 
 /* Text read from the machine may be any bytes: JSON needs valid UTF-8. */
 json_t *json_text(const char *s)
@@ -346,6 +347,22 @@ static const char *python_kind_name(enum python_kind k)
 	return (unsigned)k < 5 ? names[k] : "other";
 }
 
+/* torch's nvidia-* requirements that apply here, and what is installed for each. */
+static json_t *requirements_json(const struct torch_install *t)
+{
+	json_t *a = json_array();
+
+	for (int k = 0; k < t->nreqs; k++) {
+		const struct torch_requirement *r = &t->reqs[k];
+		char spec[48];
+
+		str_printf(spec, sizeof(spec), "%s%s", r->op, r->version);
+		json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:b}", "name", json_text(r->name),
+			"spec", str_or_null(spec), "installed", str_or_null(r->installed), "met", r->met));
+	}
+	return a;
+}
+
 static json_t *python_json(const struct python_facts *p)
 {
 	json_t *envs = json_array(), *torches = json_array();
@@ -408,6 +425,9 @@ static json_t *python_json(const struct python_facts *p)
 				json_null());
 		}
 		json_object_set_new(o, "cuda_libraries", libs);
+		json_object_set_new(o, "metadata", str_or_null(t->metadata));
+		json_object_set_new(o, "requirements", t->reqs_checked ? requirements_json(t) : json_null());
+		json_object_set_new(o, "requirements_skipped", json_integer(t->reqs_skipped));
 		json_object_set_new(o, "archs", t->archs_known ? json_pack("{s:o, s:o, s:b}", "sass", sass, "ptx", ptx,
 			"sampled", t->archs_truncated) : json_null());
 		if (!t->archs_known) {

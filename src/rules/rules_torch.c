@@ -10,6 +10,7 @@
 #include "kb/kb.h"
 #include "rules/fixes.h"
 #include "rules/rules.h"
+#include "rules/torch_checks.h"
 #include "util/path.h"
 #include "util/str.h"
 
@@ -423,6 +424,7 @@ static const struct rule torch_rules[] = {
 	{ CAUSE_TORCH_DRIVER_TOO_OLD, check_driver_and_arch },
 	{ CAUSE_TORCH_MULTIPLE_INSTALLS, check_shadowing },
 	{ CAUSE_TORCH_LIBS_UNRESOLVED, check_libs },
+	{ CAUSE_TORCH_REQUIREMENTS_UNMET, torch_check_requirements },
 	{ CAUSE_TOOLKIT_CONFLICT, check_extension_toolkit },
 	{ CAUSE_TORCH_CUDA_UNAVAILABLE, check_deep },
 };
