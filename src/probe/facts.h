@@ -363,7 +363,7 @@ struct python_env {
 	int torch_shadowed;		/* a second torch later on its path, hidden by the first; -1 */
 };
 
-#define MAX_TORCH_LIBS 24
+#define MAX_TORCH_LIBS 40
 #define MAX_TORCH_WHEELS 16
 #define MAX_TORCH_PACKAGES 16
 #define MAX_TORCH_ARCHS 24
@@ -381,12 +381,17 @@ struct torch_requirement {
 	bool met;
 };
 
-/* A CUDA library libtorch_cuda.so needs, and where the loader would take it from. */
+/*
+ * A CUDA library libtorch_cuda.so needs, or one such a library loads itself, and where the loader would
+ * take it from.
+ */
 struct torch_lib {
 	char soname[64];
+	char loaded_by[64];		/* "" for libtorch_cuda.so's own; else the library that loads it: libcudnn.so.8 */
+	bool dlopen;			/* loaded by name at run time (dlopen), not through DT_NEEDED */
 	char path[FACT_PATH];		/* "" when it resolves nowhere */
 	char origin[24];		/* RPATH, LD_LIBRARY_PATH, RUNPATH, ld.so.cache, ... */
-	bool shadows_runpath;		/* LD_LIBRARY_PATH wins over the wheel's own copy */
+	bool shadows_runpath;		/* LD_LIBRARY_PATH wins over the copy the RUNPATH names (the wheel's own) */
 	char runpath_copy[FACT_PATH];	/* that copy */
 };
 

@@ -32,6 +32,30 @@ bool probe_find_on_path(const struct facts *f, const struct rootfs *fs, const ch
 /* libtorch_cuda.so's CUDA libraries and fat-binary architectures, into t. */
 void probe_torch_libs(struct facts *f, const struct probe_ctx *ctx, struct torch_install *t);
 
+struct elf_dynamic;
+
+/*
+ * The first directory of a DT_RPATH/DT_RUNPATH list (origin standing for $ORIGIN) holding soname: its path,
+ * links and ".." resolved, into out. False when none does.
+ */
+bool torch_rpath_find(const struct rootfs *fs, const char *list, const char *origin, const char *soname, char *out,
+		      size_t outsz);
+
+/*
+ * The loader's search after the DT_RPATH step, into l: LD_PRELOAD and LD_LIBRARY_PATH (ctx->loader), then
+ * runpath_copy (the copy the DT_RUNPATH step finds, "" none), then the cache and default directories. Sets
+ * shadows_runpath when LD_LIBRARY_PATH or LD_PRELOAD wins over a different runpath_copy.
+ */
+void torch_resolve_after_rpath(const struct probe_ctx *ctx, const char *runpath_copy, struct torch_lib *l);
+
+/*
+ * The libraries that t's resolved CUDA libraries load themselves (data/cuda_sublibs.tsv), appended to t->libs
+ * with loaded_by set, each resolved as the loader searches from its parent; torch is libtorch_cuda.so's
+ * dynamic section and origin its directory (the parent's loader, whose DT_RPATH the search may inherit).
+ */
+void probe_torch_sublibs(struct facts *f, const struct probe_ctx *ctx, struct torch_install *t,
+			 const struct elf_dynamic *torch, const char *origin);
+
 /* A field of torch/version.py: the quoted value, "" for None; -1 if absent. */
 int torch_version_field(const char *text, const char *key, char *out, size_t outsz);
 

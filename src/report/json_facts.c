@@ -395,9 +395,10 @@ static json_t *python_json(const struct python_facts *p)
 		json_t *libs = json_array(), *sass = json_array(), *ptx = json_array(), *o;
 
 		for (int k = 0; k < t->nlibs; k++)
-			json_array_append_new(libs, json_pack("{s:s, s:o, s:o, s:b}", "soname", t->libs[k].soname,
+			json_array_append_new(libs, json_pack("{s:s, s:o, s:o, s:b, s:o, s:b}", "soname", t->libs[k].soname,
 				"path", str_or_null(t->libs[k].path), "origin", str_or_null(t->libs[k].origin),
-				"shadows_runpath", t->libs[k].shadows_runpath));
+				"shadows_runpath", t->libs[k].shadows_runpath, "loaded_by", str_or_null(t->libs[k].loaded_by),
+				"dlopen", t->libs[k].dlopen));
 		for (int k = 0; k < t->nsass; k++)
 			json_array_append_new(sass, json_integer(t->sass[k]));
 		for (int k = 0; k < t->nptx; k++)

@@ -172,6 +172,20 @@ static void check_driver_and_arch(const struct facts *f, struct findings *out)
 	}
 }
 
+/* Why LD_LIBRARY_PATH winning matters; a library loaded by another CUDA library gets its own words. */
+static const char *shadow_detail(const struct torch_install *t)
+{
+	for (int i = 0; i < t->nlibs; i++)
+		if (t->libs[i].shadows_runpath && t->libs[i].loaded_by[0])
+			return "A CUDA library torch loads from its own wheels loads further libraries itself (cuDNN opens "
+			       "its sub-libraries by name), and that search takes LD_LIBRARY_PATH before the library's own "
+			       "directory (its RUNPATH), so one process mixes two releases: \"Could not load library "
+			       "libcudnn_cnn_infer.so.8\", \"GET was unable to find an engine\", \"undefined symbol\" "
+			       "or a cuDNN version mismatch at the first convolution.";
+	return "torch's own copies (from its RUNPATH) lose to LD_LIBRARY_PATH. A different release of the same major is "
+	       "enough for \"undefined symbol\" errors or CUDNN_STATUS_VERSION_MISMATCH at run time.";
+}
+
 static void check_libs(const struct facts *f, struct findings *out)
 {
 	const struct python_env *py = selected(f);
@@ -184,6 +198,9 @@ static void check_libs(const struct facts *f, struct findings *out)
 	for (int i = 0; i < t->nlibs; i++) {
 		const struct torch_lib *l = &t->libs[i];
 
+		/* one a library loads itself fails only when first used, and stand-ins often leave it out: a fact only */
+		if (!l->path[0] && l->loaded_by[0])
+			continue;
 		if (!l->path[0]) {
 			if (!missing) {
 				missing = findings_add(out, CAUSE_TORCH_LIBS_UNRESOLVED, gpu_present(f) ? SEV_ERROR : SEV_WARNING,
@@ -207,12 +224,15 @@ static void check_libs(const struct facts *f, struct findings *out)
 			if (!shadow) {
 				shadow = findings_add(out, CAUSE_ENV_LIBRARY_SHADOWING, SEV_WARNING,
 						      "LD_LIBRARY_PATH overrides libraries torch ships with");
-				finding_detail(shadow, "torch's own copies (from its RUNPATH) lose to LD_LIBRARY_PATH. A "
-					       "different release of the same major is enough for \"undefined symbol\" errors "
-					       "or CUDNN_STATUS_VERSION_MISMATCH at run time.");
+				finding_detail(shadow, "%s", shadow_detail(t));
 				finding_fix(shadow, NULL, "remove those directories from LD_LIBRARY_PATH for PyTorch programs");
 			}
-			finding_evidence(shadow, l->soname, "LD_LIBRARY_PATH", "%s wins over %s", l->path, l->runpath_copy);
+			if (l->loaded_by[0])
+				finding_evidence(shadow, l->soname, "LD_LIBRARY_PATH", "%s wins over %s (%s by %s)", l->path,
+						 l->runpath_copy, l->dlopen ? "opened by name" : "needed", l->loaded_by);
+			else
+				finding_evidence(shadow, l->soname, "LD_LIBRARY_PATH", "%s wins over %s", l->path,
+						 l->runpath_copy);
 		}
 	}
 }
