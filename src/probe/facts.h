@@ -343,6 +343,22 @@ struct runtime_facts {
 
 enum python_kind { PY_SYSTEM, PY_VENV, PY_CONDA, PY_PYENV, PY_OTHER };
 
+#define MAX_PATH_DIRS 8
+#define MAX_PTH_IMPORTS 4
+
+/* A directory on an interpreter's import path that is not one of its site directories. */
+struct path_dir {
+	char dir[FACT_PATH];
+	char pth[64];			/* the .pth file (in site_dirs[after_site]) that adds it; "" for PYTHONPATH */
+	int after_site;			/* the site directory it follows; -1: before them all (PYTHONPATH) */
+};
+
+/* A .pth file with import lines: site.py runs them at start-up (gpudoctor never does). */
+struct pth_import {
+	int site;			/* index into site_dirs */
+	char name[64];
+};
+
 struct python_env {
 	char exe[FACT_PATH];		/* as found: /usr/bin/python3, $VIRTUAL_ENV/bin/python */
 	char real_exe[FACT_PATH];	/* after links and pyenv shims */
@@ -359,8 +375,15 @@ struct python_env {
 	char venv_tool[16];		/* what made the venv (pyvenv.cfg): uv, virtualenv, venv; "" when not a venv */
 	bool pip;			/* pip is importable from its site directories (uv's venvs have none) */
 	bool externally_managed;	/* PEP 668: an EXTERNALLY-MANAGED file marks the distribution's interpreter */
+	/* its import path besides site_dirs, as site.py builds it (see python_path.c) */
+	struct path_dir path_dirs[MAX_PATH_DIRS];
+	int npath_dirs;
+	struct pth_import pth_imports[MAX_PTH_IMPORTS];
+	int npth_imports;
 	int torch;			/* index into torches of the torch it imports, -1 for none */
 	int torch_shadowed;		/* a second torch later on its path, hidden by the first; -1 */
+	char torch_from[80];		/* how its directory is on the path: "site", "PYTHONPATH", "NAME.pth" */
+	char torch_shadowed_from[80];
 };
 
 #define MAX_TORCH_LIBS 40

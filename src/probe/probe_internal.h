@@ -56,6 +56,19 @@ void torch_resolve_after_rpath(const struct probe_ctx *ctx, const char *runpath_
 void probe_torch_sublibs(struct facts *f, const struct probe_ctx *ctx, struct torch_install *t,
 			 const struct elf_dynamic *torch, const char *origin);
 
+/*
+ * os.path.abspath(os.path.join(base, path)) without the working directory: lexical, "." and ".." removed,
+ * links not followed. base may be NULL for an absolute path; -1 for a relative one without base, or no room.
+ */
+int path_normalize(const char *base, const char *path, char *out, size_t outsz);
+
+/*
+ * py's import path besides its site directories (py->site_dirs, version set): PYTHONPATH's directories
+ * and those its site directories' .pth files add, into py->path_dirs; .pth files with import lines into
+ * py->pth_imports.
+ */
+void python_import_path(struct facts *f, const struct rootfs *fs, struct python_env *py);
+
 /* A field of torch/version.py: the quoted value, "" for None; -1 if absent. */
 int torch_version_field(const char *text, const char *key, char *out, size_t outsz);
 

@@ -252,10 +252,27 @@ static void read_selected_libs(struct facts *f, const struct probe_ctx *ctx)
 		probe_torch_libs(f, ctx, t);
 }
 
+/* A directory on py's import path, reached through from: the first torch is imported, the next one hidden. */
+static void look_in(struct facts *f, const struct rootfs *fs, struct python_env *py, const char *dir, const char *from,
+		    const char *home)
+{
+	int t = add_torch(f, fs, dir, home);
+
+	if (t < 0)
+		return;
+	if (py->torch < 0) {
+		py->torch = t;
+		str_copy(py->torch_from, sizeof(py->torch_from), from);
+	} else if (py->torch_shadowed < 0 && t != py->torch) {
+		py->torch_shadowed = t;
+		str_copy(py->torch_shadowed_from, sizeof(py->torch_shadowed_from), from);
+	}
+}
+
 /*
- * Called by probe_python, not by probe_all: finds torch in each interpreter's site directories in import
- * order (the first is what it imports, the next one shadowed). The costly ELF reads are made only for the
- * selected interpreter's CUDA build.
+ * Called by probe_python, not by probe_all: finds torch on each interpreter's import path (PYTHONPATH, site
+ * directories, what .pth files add) in import order (the first is what it imports, the next one shadowed).
+ * The costly ELF reads are made only for the selected interpreter's CUDA build.
  */
 void probe_torch(struct facts *f, const struct probe_ctx *ctx)
 {
@@ -265,15 +282,15 @@ void probe_torch(struct facts *f, const struct probe_ctx *ctx)
 	for (int i = 0; i < p->count; i++) {
 		struct python_env *py = &p->envs[i];
 
+		/* PYTHONPATH first, then each site directory followed by what its .pth files add */
+		for (int k = 0; k < py->npath_dirs; k++)
+			if (py->path_dirs[k].after_site < 0)
+				look_in(f, ctx->fs, py, py->path_dirs[k].dir, "PYTHONPATH", home);
 		for (int s = 0; s < py->nsite; s++) {
-			int t = add_torch(f, ctx->fs, py->site_dirs[s], home);
-
-			if (t < 0)
-				continue;
-			if (py->torch < 0)
-				py->torch = t;
-			else if (py->torch_shadowed < 0 && t != py->torch)
-				py->torch_shadowed = t;
+			look_in(f, ctx->fs, py, py->site_dirs[s], "site", home);
+			for (int k = 0; k < py->npath_dirs; k++)
+				if (py->path_dirs[k].after_site == s)
+					look_in(f, ctx->fs, py, py->path_dirs[k].dir, py->path_dirs[k].pth, home);
 		}
 	}
 	read_selected_libs(f, ctx);

@@ -347,6 +347,27 @@ static const char *python_kind_name(enum python_kind k)
 	return (unsigned)k < 5 ? names[k] : "other";
 }
 
+/* The import path besides the site directories, and the .pth files that run code at start-up. */
+static json_t *import_path_json(const struct python_env *py)
+{
+	json_t *dirs = json_array(), *imports = json_array();
+
+	for (int k = 0; k < py->npath_dirs; k++) {
+		const struct path_dir *d = &py->path_dirs[k];
+
+		json_array_append_new(dirs, json_pack("{s:o, s:s, s:o, s:o}", "dir", json_text(d->dir),
+			"from", d->after_site < 0 ? "PYTHONPATH" : ".pth", "pth", d->pth[0] ? json_text(d->pth) : json_null(),
+			"after", d->after_site >= 0 ? json_text(py->site_dirs[d->after_site]) : json_null()));
+	}
+	for (int k = 0; k < py->npth_imports; k++) {
+		char path[FACT_PATH + 64];
+
+		str_printf(path, sizeof(path), "%s/%s", py->site_dirs[py->pth_imports[k].site], py->pth_imports[k].name);
+		json_array_append_new(imports, json_text(path));
+	}
+	return json_pack("{s:o, s:o}", "dirs", dirs, "pth_imports", imports);
+}
+
 /* torch's nvidia-* requirements that apply here, and what is installed for each. */
 static json_t *requirements_json(const struct torch_install *t)
 {
@@ -388,6 +409,9 @@ static json_t *python_json(const struct python_facts *p)
 			json_object_set_new(o, "venv_tool", str_or_null(py->venv_tool));
 			json_object_set_new(o, "pip", json_boolean(py->pip));
 			json_object_set_new(o, "externally_managed", json_boolean(py->externally_managed));
+			json_object_set_new(o, "import_path", import_path_json(py));
+			json_object_set_new(o, "torch_from", str_or_null(py->torch_from));
+			json_object_set_new(o, "torch_shadowed_from", str_or_null(py->torch_shadowed_from));
 		}
 	}
 	for (int i = 0; i < p->ntorch; i++) {
