@@ -36,6 +36,8 @@ FUZZ_MAXLEN_torch_version := 4096
 FUZZ_MAXLEN_kernel_json := 4096
 FUZZ_MAXLEN_conda_envs := 4096
 FUZZ_MAXLEN_site_names := 4096
+FUZZ_MAXLEN_torch_metadata := 16384
+FUZZ_MAXLEN_pth := 4096
 
 .PHONY: fuzz fuzz-build fuzz-check-cc
 
