@@ -350,8 +350,11 @@ enum python_kind { PY_SYSTEM, PY_VENV, PY_CONDA, PY_PYENV, PY_OTHER };
 struct path_dir {
 	char dir[FACT_PATH];
 	char pth[64];			/* the .pth file (in site_dirs[after_site]) that adds it; "" for PYTHONPATH */
-	int after_site;			/* the site directory it follows; -1: before them all (PYTHONPATH) */
+	int after_site;			/* the site directory it follows; -1: before them all (PYTHONPATH);
+					   PATH_AFTER_ALL: a package an editable install's import hook maps, tried after
+					   the whole path */
 };
+#define PATH_AFTER_ALL (-2)
 
 /* A .pth file with import lines: site.py runs them at start-up (gpudoctor never does). */
 struct pth_import {

@@ -62,8 +62,8 @@ static bool on_path(const struct python_env *py, const char *dir, bool sites_too
 	for (int i = 0; sites_too && i < py->nsite; i++)
 		if (strcmp(py->site_dirs[i], dir) == 0)
 			return true;
-	for (int i = 0; i < py->npath_dirs; i++)
-		if (strcmp(py->path_dirs[i].dir, dir) == 0)
+	for (int i = 0; i < py->npath_dirs; i++)	/* (an import hook's package is not on sys.path) */
+		if (py->path_dirs[i].after_site != PATH_AFTER_ALL && strcmp(py->path_dirs[i].dir, dir) == 0)
 			return true;
 	return false;
 }
@@ -94,9 +94,47 @@ static void read_pythonpath(struct facts *f, const struct rootfs *fs, struct pyt
 		char dir[FACT_PATH];
 
 		if (e[0] == '/' && path_normalize(NULL, e, dir, sizeof(dir)) == 0 && rootfs_is_dir(fs, dir) &&
-		    !on_path(py, dir, false))
+		    !on_path(py, dir, false))	/* (before any .pth or finder entry is read) */
 			add_dir(f, py, dir, "", -1);
 	}
+}
+
+/*
+ * setuptools' editable install of a flat-layout project (PyTorch's) writes "import F; F.install()" into
+ * __editable__.NAME-VERSION.pth and F.py beside it with "MAPPING: dict[str, str] = {'torch': '/src/torch'}";
+ * install() appends the finder to sys.meta_path, after the path finder: it answers only when no directory
+ * on sys.path has the package (setuptools/command/editable_wheel.py, _TopLevelFinder, _FINDER_TEMPLATE).
+ */
+static void read_editable_finder(struct facts *f, const struct rootfs *fs, struct python_env *py, int s,
+				 const char *pth, const char *line)
+{
+	static const char key[] = "'torch': '";
+	char module[96], path[FACT_PATH], dir[FACT_PATH], *text = NULL, *cur, *l;
+	size_t n;
+
+	if (!str_starts_with(line, "import __editable__"))
+		return;
+	n = strcspn(line + 7, "; \t");
+	if (n == 0 || n >= sizeof(module) - 3)
+		return;
+	memcpy(module, line + 7, n);
+	strcpy(module + n, ".py");
+	if (path_join(path, sizeof(path), py->site_dirs[s], module) < 0 ||
+	    rootfs_read(fs, path, PTH_MAX, &text, NULL, NULL, NULL) < 0)
+		return;
+	cur = text;
+	while ((l = line_next(&cur))) {
+		char *at = str_starts_with(l, "MAPPING") ? strstr(l, key) : NULL, *end;
+
+		if (!at || !(end = strchr(at + sizeof(key) - 1, '\'')))
+			continue;
+		*end = '\0';
+		if (strcmp(path_basename(at + sizeof(key) - 1), "torch") == 0 &&
+		    path_dirname(at + sizeof(key) - 1, dir, sizeof(dir)) == 0 && dir[0] == '/' && rootfs_is_dir(fs, dir))
+			add_dir(f, py, dir, pth, PATH_AFTER_ALL);
+		break;
+	}
+	free(text);
 }
 
 static bool is_blank(const char *s)
@@ -130,6 +168,7 @@ static void read_pth(struct facts *f, const struct rootfs *fs, struct python_env
 				facts_dropped(f, ".pth files with import lines", MAX_PTH_IMPORTS, 1);
 			}
 			recorded = true;
+			read_editable_finder(f, fs, py, s, name, line);
 			continue;
 		}
 		len = strlen(line);

@@ -284,7 +284,7 @@ void probe_torch(struct facts *f, const struct probe_ctx *ctx)
 
 		/* PYTHONPATH first, then each site directory followed by what its .pth files add */
 		for (int k = 0; k < py->npath_dirs; k++)
-			if (py->path_dirs[k].after_site < 0)
+			if (py->path_dirs[k].after_site == -1)
 				look_in(f, ctx->fs, py, py->path_dirs[k].dir, "PYTHONPATH", home);
 		for (int s = 0; s < py->nsite; s++) {
 			look_in(f, ctx->fs, py, py->site_dirs[s], "site", home);
@@ -292,6 +292,10 @@ void probe_torch(struct facts *f, const struct probe_ctx *ctx)
 				if (py->path_dirs[k].after_site == s)
 					look_in(f, ctx->fs, py, py->path_dirs[k].dir, py->path_dirs[k].pth, home);
 		}
+		/* an editable install's finder answers only when the whole path had no torch */
+		for (int k = 0; k < py->npath_dirs; k++)
+			if (py->path_dirs[k].after_site == PATH_AFTER_ALL)
+				look_in(f, ctx->fs, py, py->path_dirs[k].dir, py->path_dirs[k].pth, home);
 	}
 	read_selected_libs(f, ctx);
 }

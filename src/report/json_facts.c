@@ -356,7 +356,8 @@ static json_t *import_path_json(const struct python_env *py)
 		const struct path_dir *d = &py->path_dirs[k];
 
 		json_array_append_new(dirs, json_pack("{s:o, s:s, s:o, s:o}", "dir", json_text(d->dir),
-			"from", d->after_site < 0 ? "PYTHONPATH" : ".pth", "pth", d->pth[0] ? json_text(d->pth) : json_null(),
+			"from", d->after_site == PATH_AFTER_ALL ? "editable finder" : d->after_site < 0 ? "PYTHONPATH" : ".pth",
+			"pth", d->pth[0] ? json_text(d->pth) : json_null(),
 			"after", d->after_site >= 0 ? json_text(py->site_dirs[d->after_site]) : json_null()));
 	}
 	for (int k = 0; k < py->npth_imports; k++) {

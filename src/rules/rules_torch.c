@@ -310,9 +310,9 @@ static void shadowing_why(const struct python_env *py, const struct torch_instal
 		str_printf(out, outsz, "The .pth file %s adds its directory to the import path after its own site "
 			   "directory, and before the later site directories.", py->torch_from);
 	else if (pth_hidden)
-		str_printf(out, outsz, "The .pth file %s (an editable or develop install, or a path file) adds its "
-			   "directory after the site directory that holds the other torch, so that copy wins.",
-			   py->torch_shadowed_from);
+		str_printf(out, outsz, "The .pth file %s (a develop or editable install, or a path file) puts its copy "
+			   "after the site directory that holds the other torch (an editable install's import hook after "
+			   "the whole path), so that copy wins.", py->torch_shadowed_from);
 	else if (a->user_site)
 		str_printf(out, outsz, "This is usually a `pip install --user` torch shadowing the environment's own.");
 	else
