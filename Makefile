@@ -50,7 +50,7 @@ SRC_LIB := $(sort $(wildcard src/util/*.c src/cause/*.c src/nvidia/*.c src/probe
 SRC_MAIN := src/main.c
 # The knowledge tables compiled in; each needs its reader in src/kb/.
 KB_TABLES := cuda_driver cuda_archs cudnn error_codes gpus gpu_peaks torch_releases torch_variants torch_archs \
-	explain_signatures xid sm_throughput torch_companions arch_support driver_install cuda_images image_python
+	explain_signatures xid sm_throughput torch_companions arch_support driver_install cuda_images image_python cuda_sublibs
 GEN := $(patsubst %,build/gen/kb_%.c,$(KB_TABLES)) build/gen/explain_db.c build/gen/kernels_ptx.c \
 	build/gen/cause_table.c build/gen/cause_ids.h build/gen/causes-checked
 

@@ -45,7 +45,7 @@ extern const struct kb_table kb_table_cuda_driver, kb_table_cuda_archs, kb_table
 	kb_table_gpus, kb_table_gpu_peaks, kb_table_torch_releases,
 	kb_table_torch_variants, kb_table_torch_archs, kb_table_explain_signatures, kb_table_xid,
 	kb_table_sm_throughput, kb_table_torch_companions, kb_table_arch_support, kb_table_driver_install,
-	kb_table_cuda_images, kb_table_image_python;
+	kb_table_cuda_images, kb_table_image_python, kb_table_cuda_sublibs;
 
 /* A row of data/gpus.tsv; strings are static. */
 struct kb_gpu {
@@ -160,6 +160,17 @@ int kb_torch_in_release(const char *version, const struct kb_torch_need *need, s
 
 /* The oldest release newer than `after` with a fitting variant (the smallest step up); -1 when none. */
 int kb_torch_nearest(const char *after, const struct kb_torch_need *need, struct kb_torch_fit *out);
+
+/* A library a CUDA library loads itself at run time (data/cuda_sublibs.tsv); strings are static. */
+struct kb_sublib {
+	const char *child;	/* its soname; a trailing '*': the file of that prefix beside the parent, or its DT_NEEDED */
+	bool dlopen;		/* loaded by dlopen (else through the parent's DT_NEEDED) */
+	const char *runpath;	/* the parent's DT_RUNPATH as shipped ("$ORIGIN"), "" for none: for an unreadable parent */
+	const char *source;
+};
+
+/* The libraries the library with soname parent loads, in the table's order; at most max, the count returned. */
+int kb_cuda_sublibs(const char *parent, struct kb_sublib *out, int max);
 
 /* torchvision and torchaudio released with a torch version (data/torch_companions.tsv); "" unknown. -1 no row. */
 int kb_torch_companions(const char *version, const char **vision, const char **audio, const char **source);

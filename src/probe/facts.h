@@ -409,6 +409,25 @@ struct runtime_facts {
 
 enum python_kind { PY_SYSTEM, PY_VENV, PY_CONDA, PY_PYENV, PY_OTHER };
 
+#define MAX_PATH_DIRS 8
+#define MAX_PTH_IMPORTS 4
+
+/* A directory on an interpreter's import path that is not one of its site directories. */
+struct path_dir {
+	char dir[FACT_PATH];
+	char pth[64];			/* the .pth file (in site_dirs[after_site]) that adds it; "" for PYTHONPATH */
+	int after_site;			/* the site directory it follows; -1: before them all (PYTHONPATH);
+					   PATH_AFTER_ALL: a package an editable install's import hook maps, tried after
+					   the whole path */
+};
+#define PATH_AFTER_ALL (-2)
+
+/* A .pth file with import lines: site.py runs them at start-up (gpudoctor never does). */
+struct pth_import {
+	int site;			/* index into site_dirs */
+	char name[64];
+};
+
 struct python_env {
 	char exe[FACT_PATH];		/* as found: /usr/bin/python3, $VIRTUAL_ENV/bin/python */
 	char real_exe[FACT_PATH];	/* after links and pyenv shims */
@@ -425,21 +444,46 @@ struct python_env {
 	char venv_tool[16];		/* what made the venv (pyvenv.cfg): uv, virtualenv, venv; "" when not a venv */
 	bool pip;			/* pip is importable from its site directories (uv's venvs have none) */
 	bool externally_managed;	/* PEP 668: an EXTERNALLY-MANAGED file marks the distribution's interpreter */
+	/* its import path besides site_dirs, as site.py builds it (see python_path.c) */
+	struct path_dir path_dirs[MAX_PATH_DIRS];
+	int npath_dirs;
+	struct pth_import pth_imports[MAX_PTH_IMPORTS];
+	int npth_imports;
 	int torch;			/* index into torches of the torch it imports, -1 for none */
 	int torch_shadowed;		/* a second torch later on its path, hidden by the first; -1 */
+	char torch_from[80];		/* how its directory is on the path: "site", "PYTHONPATH", "NAME.pth" */
+	char torch_shadowed_from[80];
 };
 
-#define MAX_TORCH_LIBS 24
+#define MAX_TORCH_LIBS 40
 #define MAX_TORCH_WHEELS 16
 #define MAX_TORCH_PACKAGES 16
 #define MAX_TORCH_ARCHS 24
+#define MAX_TORCH_REQS 24
 
-/* A CUDA library libtorch_cuda.so needs, and where the loader would take it from. */
+/*
+ * One nvidia-* requirement of torch's METADATA (Requires-Dist) whose environment marker holds on this
+ * machine, and what the interpreter has installed for it.
+ */
+struct torch_requirement {
+	char name[48];			/* PEP 503 normalised: nvidia-cudnn-cu12 */
+	char op[4];			/* "==", ">=", ...; "" for any version */
+	char version[32];		/* "9.1.0.70", "" with no op */
+	char installed[32];		/* the installed version (from its .dist-info), "" when not installed */
+	bool met;
+};
+
+/*
+ * A CUDA library libtorch_cuda.so needs, or one such a library loads itself, and where the loader would
+ * take it from.
+ */
 struct torch_lib {
 	char soname[64];
+	char loaded_by[64];		/* "" for libtorch_cuda.so's own; else the library that loads it: libcudnn.so.8 */
+	bool dlopen;			/* loaded by name at run time (dlopen), not through DT_NEEDED */
 	char path[FACT_PATH];		/* "" when it resolves nowhere */
 	char origin[24];		/* RPATH, LD_LIBRARY_PATH, RUNPATH, ld.so.cache, ... */
-	bool shadows_runpath;		/* LD_LIBRARY_PATH wins over the wheel's own copy */
+	bool shadows_runpath;		/* LD_LIBRARY_PATH wins over the copy the RUNPATH names (the wheel's own) */
 	char runpath_copy[FACT_PATH];	/* that copy */
 };
 
@@ -472,6 +516,12 @@ struct torch_install {
 	bool debug;
 	char installer[16];		/* pip, conda, debian, unknown */
 	char dist_version[48];		/* from the dist-info directory name */
+	char metadata[FACT_PATH];	/* the dist-info's METADATA when read, "" otherwise */
+	/* its nvidia-* Requires-Dist that apply here; installed versions looked up only for the selected torch */
+	struct torch_requirement reqs[MAX_TORCH_REQS];
+	int nreqs;
+	bool reqs_checked;		/* installed versions were looked up */
+	int reqs_skipped;	/* nvidia-* requirements skipped: a marker or range this model does not read */
 	bool user_site;			/* under ~/.local */
 };
 

@@ -44,6 +44,43 @@ void probe_torch_libs(struct facts *f, const struct probe_ctx *ctx, struct torch
  */
 void cudnn_cuda_builds(struct cudnn_facts *c, const struct rootfs *fs);
 
+struct elf_dynamic;
+
+/*
+ * The first directory of a DT_RPATH/DT_RUNPATH list (origin standing for $ORIGIN) holding soname: its path,
+ * links and ".." resolved, into out. False when none does.
+ */
+bool torch_rpath_find(const struct rootfs *fs, const char *list, const char *origin, const char *soname, char *out,
+		      size_t outsz);
+
+/*
+ * The loader's search after the DT_RPATH step, into l: LD_PRELOAD and LD_LIBRARY_PATH (ctx->loader), then
+ * runpath_copy (the copy the DT_RUNPATH step finds, "" none), then the cache and default directories. Sets
+ * shadows_runpath when LD_LIBRARY_PATH or LD_PRELOAD wins over a different runpath_copy.
+ */
+void torch_resolve_after_rpath(const struct probe_ctx *ctx, const char *runpath_copy, struct torch_lib *l);
+
+/*
+ * The libraries that t's resolved CUDA libraries load themselves (data/cuda_sublibs.tsv), appended to t->libs
+ * with loaded_by set, each resolved as the loader searches from its parent; torch is libtorch_cuda.so's
+ * dynamic section and origin its directory (the parent's loader, whose DT_RPATH the search may inherit).
+ */
+void probe_torch_sublibs(struct facts *f, const struct probe_ctx *ctx, struct torch_install *t,
+			 const struct elf_dynamic *torch, const char *origin);
+
+/*
+ * os.path.abspath(os.path.join(base, path)) without the working directory: lexical, "." and ".." removed,
+ * links not followed. base may be NULL for an absolute path; -1 for a relative one without base, or no room.
+ */
+int path_normalize(const char *base, const char *path, char *out, size_t outsz);
+
+/*
+ * py's import path besides its site directories (py->site_dirs, version set): PYTHONPATH's directories
+ * and those its site directories' .pth files add, into py->path_dirs; .pth files with import lines into
+ * py->pth_imports.
+ */
+void python_import_path(struct facts *f, const struct rootfs *fs, struct python_env *py);
+
 /* A field of torch/version.py: the quoted value, "" for None; -1 if absent. */
 int torch_version_field(const char *text, const char *key, char *out, size_t outsz);
 
@@ -73,5 +110,42 @@ int syslog_parse_line(const char *line, struct syslog_line *out);
 int rfc3339_epoch(const char *s, long long *out, const char **end);
 /* The lines of a syslog file's tail that belong to this boot (btime: its start, 0 unknown) into k. */
 void kernlog_read_syslog(struct kernlog_facts *k, struct kernlog_scan *s, const char *text, long long btime);
+
+/* What a PEP 508 environment marker is evaluated against; the rest is Linux and CPython. */
+struct marker_env {
+	const char *python_version;	/* "3.11"; NULL or "" unknown */
+	const char *platform_machine;	/* "x86_64", "aarch64"; NULL or "" unknown */
+};
+
+/*
+ * PEP 503 normalisation of the first len bytes of in: lower case, each run of '-', '_' and '.' one '-'
+ * ("nvidia_cudnn_cu12" -> "nvidia-cudnn-cu12"). -1 when empty or out is too small.
+ */
+int python_name_normalize(const char *in, size_t len, char *out, size_t outsz);
+
+/*
+ * A PEP 508 marker (platform_system == "Linux" and python_version < "3.13") evaluated for env:
+ * 1 holds, 0 does not, -1 cannot tell (a variable this model does not know, a form it does not read).
+ * and/or/parentheses, ==, !=, <, <=, >, >= (versions for python_version), in / not in; extra is "".
+ * An empty marker holds.
+ */
+int marker_eval(const char *marker, const struct marker_env *env);
+
+/*
+ * A Requires-Dist value ("nvidia-cudnn-cu12==9.1.0.70; platform_system == ...") into req's name
+ * (normalised), op and version, and *marker pointing into value after ';' ("" when none). -1 for what this
+ * model does not compare: a range ("a>=1,<2"), a URL, a malformed name.
+ */
+int requires_dist_parse(const char *value, struct torch_requirement *req, const char **marker);
+
+/*
+ * torch's METADATA (t->metadata, cleared when unreadable): the nvidia-* Requires-Dist whose markers hold
+ * for env, into t->reqs; those it cannot evaluate are counted in t->reqs_skipped.
+ */
+void torch_requires_read(struct facts *f, const struct rootfs *fs, const struct marker_env *env,
+			 struct torch_install *t);
+
+/* The installed version of each of t->reqs from py's site directories' .dist-info names; sets met. */
+void torch_requires_check(const struct rootfs *fs, const struct python_env *py, struct torch_install *t);
 
 #endif

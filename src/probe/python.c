@@ -283,6 +283,7 @@ static int add_interpreter(struct facts *f, const struct rootfs *fs, const char 
 	for (int i = 0; i < py->nsite && !py->pip; i++)
 		py->pip = str_printf(cfg_path, sizeof(cfg_path), "%s/pip/__init__.py", py->site_dirs[i]) == 0 &&
 			  rootfs_exists(fs, cfg_path);
+	python_import_path(f, fs, py);
 	return p->count++;
 }
 

@@ -183,6 +183,9 @@ static void read_dist_info(const struct rootfs *fs, const char *site, struct tor
 		if (str_printf(path, sizeof(path), "%s/%s/INSTALLER", site, n) == 0 &&
 		    rootfs_read_line(fs, path, line, sizeof(line)) == 0 && str_trim(line)[0])
 			str_copy(t->installer, sizeof(t->installer), line);
+		if (str_ends_with(n, ".dist-info") && str_printf(path, sizeof(path), "%s/%s/METADATA", site, n) == 0 &&
+		    rootfs_exists(fs, path))
+			str_copy(t->metadata, sizeof(t->metadata), path);
 		break;
 	}
 	closedir(d);
@@ -225,19 +228,51 @@ static int add_torch(struct facts *f, const struct rootfs *fs, const char *site,
 	return p->ntorch++;
 }
 
-/* The ELF reads are the costly part: only for the torch the diagnosed interpreter imports. */
+/*
+ * The ELF reads are the costly part: only for the torch the diagnosed interpreter imports. Its declared
+ * requirements are judged for that interpreter too (markers depend on its Python version).
+ */
 static void read_selected_libs(struct facts *f, const struct probe_ctx *ctx)
 {
 	struct python_facts *p = &f->python;
+	const struct python_env *py;
+	struct torch_install *t;
 
-	if (p->selected >= 0 && p->envs[p->selected].torch >= 0 && p->torches[p->envs[p->selected].torch].cuda[0])
-		probe_torch_libs(f, ctx, &p->torches[p->envs[p->selected].torch]);
+	if (p->selected < 0 || p->envs[p->selected].torch < 0)
+		return;
+	py = &p->envs[p->selected];
+	t = &p->torches[py->torch];
+	if (t->metadata[0]) {
+		struct marker_env env = { py->version, f->system.arch };
+
+		torch_requires_read(f, ctx->fs, &env, t);
+		torch_requires_check(ctx->fs, py, t);
+	}
+	if (t->cuda[0])
+		probe_torch_libs(f, ctx, t);
+}
+
+/* A directory on py's import path, reached through from: the first torch is imported, the next one hidden. */
+static void look_in(struct facts *f, const struct rootfs *fs, struct python_env *py, const char *dir, const char *from,
+		    const char *home)
+{
+	int t = add_torch(f, fs, dir, home);
+
+	if (t < 0)
+		return;
+	if (py->torch < 0) {
+		py->torch = t;
+		str_copy(py->torch_from, sizeof(py->torch_from), from);
+	} else if (py->torch_shadowed < 0 && t != py->torch) {
+		py->torch_shadowed = t;
+		str_copy(py->torch_shadowed_from, sizeof(py->torch_shadowed_from), from);
+	}
 }
 
 /*
- * Called by probe_python, not by probe_all: finds torch in each interpreter's site directories in import
- * order (the first is what it imports, the next one shadowed). The costly ELF reads are made only for the
- * selected interpreter's CUDA build.
+ * Called by probe_python, not by probe_all: finds torch on each interpreter's import path (PYTHONPATH, site
+ * directories, what .pth files add) in import order (the first is what it imports, the next one shadowed).
+ * The costly ELF reads are made only for the selected interpreter's CUDA build.
  */
 void probe_torch(struct facts *f, const struct probe_ctx *ctx)
 {
@@ -247,16 +282,20 @@ void probe_torch(struct facts *f, const struct probe_ctx *ctx)
 	for (int i = 0; i < p->count; i++) {
 		struct python_env *py = &p->envs[i];
 
+		/* PYTHONPATH first, then each site directory followed by what its .pth files add */
+		for (int k = 0; k < py->npath_dirs; k++)
+			if (py->path_dirs[k].after_site == -1)
+				look_in(f, ctx->fs, py, py->path_dirs[k].dir, "PYTHONPATH", home);
 		for (int s = 0; s < py->nsite; s++) {
-			int t = add_torch(f, ctx->fs, py->site_dirs[s], home);
-
-			if (t < 0)
-				continue;
-			if (py->torch < 0)
-				py->torch = t;
-			else if (py->torch_shadowed < 0 && t != py->torch)
-				py->torch_shadowed = t;
+			look_in(f, ctx->fs, py, py->site_dirs[s], "site", home);
+			for (int k = 0; k < py->npath_dirs; k++)
+				if (py->path_dirs[k].after_site == s)
+					look_in(f, ctx->fs, py, py->path_dirs[k].dir, py->path_dirs[k].pth, home);
 		}
+		/* an editable install's finder answers only when the whole path had no torch */
+		for (int k = 0; k < py->npath_dirs; k++)
+			if (py->path_dirs[k].after_site == PATH_AFTER_ALL)
+				look_in(f, ctx->fs, py, py->path_dirs[k].dir, py->path_dirs[k].pth, home);
 	}
 	read_selected_libs(f, ctx);
 }

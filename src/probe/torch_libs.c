@@ -36,9 +36,9 @@ static bool is_cuda_library(const char *soname)
 	return false;
 }
 
-/* "$ORIGIN/../../nvidia/cublas/lib" -> the directory, $ORIGIN being the library's. */
-static bool find_in_list(const struct rootfs *fs, const char *list, const char *origin, const char *soname,
-			 char *out, size_t outsz)
+/* See probe_internal.h. "$ORIGIN/../../nvidia/cublas/lib" -> the directory, $ORIGIN being the library's. */
+bool torch_rpath_find(const struct rootfs *fs, const char *list, const char *origin, const char *soname, char *out,
+		      size_t outsz)
 {
 	char buf[1024], *save = NULL;
 
@@ -67,18 +67,25 @@ static bool find_in_list(const struct rootfs *fs, const char *list, const char *
 /* ld.so's order: DT_RPATH (when there is no DT_RUNPATH), LD_LIBRARY_PATH, DT_RUNPATH, cache, defaults. */
 static void resolve(const struct probe_ctx *ctx, const struct elf_dynamic *dyn, const char *origin, struct torch_lib *l)
 {
-	const struct loader *ld = ctx->loader;
-	struct lib_candidate cands[8];
 	char runpath_copy[FACT_PATH] = "";
-	int n;
 
 	if (!dyn->runpath[0] && dyn->rpath[0] &&
-	    find_in_list(ctx->fs, dyn->rpath, origin, l->soname, l->path, sizeof(l->path))) {
+	    torch_rpath_find(ctx->fs, dyn->rpath, origin, l->soname, l->path, sizeof(l->path))) {
 		str_copy(l->origin, sizeof(l->origin), "RPATH");
 		return;
 	}
 	if (dyn->runpath[0])
-		find_in_list(ctx->fs, dyn->runpath, origin, l->soname, runpath_copy, sizeof(runpath_copy));
+		torch_rpath_find(ctx->fs, dyn->runpath, origin, l->soname, runpath_copy, sizeof(runpath_copy));
+	torch_resolve_after_rpath(ctx, runpath_copy, l);
+}
+
+/* See probe_internal.h. */
+void torch_resolve_after_rpath(const struct probe_ctx *ctx, const char *runpath_copy, struct torch_lib *l)
+{
+	const struct loader *ld = ctx->loader;
+	struct lib_candidate cands[8];
+	int n;
+
 	/* only the first candidates can win: the rest need not be counted */
 	n = ld ? loader_find(ld, l->soname, cands, 8, NULL) : 0;
 	for (int i = 0; i < n; i++) {
@@ -158,5 +165,6 @@ void probe_torch_libs(struct facts *f, const struct probe_ctx *ctx, struct torch
 		str_copy(l->soname, sizeof(l->soname), dyn.needed[i]);
 		resolve(ctx, &dyn, origin, l);
 	}
+	probe_torch_sublibs(f, ctx, t, &dyn, origin);
 	read_archs(f, ctx, t);
 }

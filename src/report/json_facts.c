@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "util/str.h"
 
 /* Text read from the machine may be any bytes: JSON needs valid UTF-8. */
 json_t *json_text(const char *s)
@@ -398,6 +399,44 @@ static const char *python_kind_name(enum python_kind k)
 	return (unsigned)k < 5 ? names[k] : "other";
 }
 
+/* The import path besides the site directories, and the .pth files that run code at start-up. */
+static json_t *import_path_json(const struct python_env *py)
+{
+	json_t *dirs = json_array(), *imports = json_array();
+
+	for (int k = 0; k < py->npath_dirs; k++) {
+		const struct path_dir *d = &py->path_dirs[k];
+
+		json_array_append_new(dirs, json_pack("{s:o, s:s, s:o, s:o}", "dir", json_text(d->dir),
+			"from", d->after_site == PATH_AFTER_ALL ? "editable finder" : d->after_site < 0 ? "PYTHONPATH" : ".pth",
+			"pth", d->pth[0] ? json_text(d->pth) : json_null(),
+			"after", d->after_site >= 0 ? json_text(py->site_dirs[d->after_site]) : json_null()));
+	}
+	for (int k = 0; k < py->npth_imports; k++) {
+		char path[FACT_PATH + 64];
+
+		str_printf(path, sizeof(path), "%s/%s", py->site_dirs[py->pth_imports[k].site], py->pth_imports[k].name);
+		json_array_append_new(imports, json_text(path));
+	}
+	return json_pack("{s:o, s:o}", "dirs", dirs, "pth_imports", imports);
+}
+
+/* torch's nvidia-* requirements that apply here, and what is installed for each. */
+static json_t *requirements_json(const struct torch_install *t)
+{
+	json_t *a = json_array();
+
+	for (int k = 0; k < t->nreqs; k++) {
+		const struct torch_requirement *r = &t->reqs[k];
+		char spec[48];
+
+		str_printf(spec, sizeof(spec), "%s%s", r->op, r->version);
+		json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:b}", "name", json_text(r->name),
+			"spec", str_or_null(spec), "installed", str_or_null(r->installed), "met", r->met));
+	}
+	return a;
+}
+
 static json_t *python_json(const struct python_facts *p)
 {
 	json_t *envs = json_array(), *torches = json_array();
@@ -423,6 +462,9 @@ static json_t *python_json(const struct python_facts *p)
 			json_object_set_new(o, "venv_tool", str_or_null(py->venv_tool));
 			json_object_set_new(o, "pip", json_boolean(py->pip));
 			json_object_set_new(o, "externally_managed", json_boolean(py->externally_managed));
+			json_object_set_new(o, "import_path", import_path_json(py));
+			json_object_set_new(o, "torch_from", str_or_null(py->torch_from));
+			json_object_set_new(o, "torch_shadowed_from", str_or_null(py->torch_shadowed_from));
 		}
 	}
 	for (int i = 0; i < p->ntorch; i++) {
@@ -430,9 +472,10 @@ static json_t *python_json(const struct python_facts *p)
 		json_t *libs = json_array(), *sass = json_array(), *ptx = json_array(), *o;
 
 		for (int k = 0; k < t->nlibs; k++)
-			json_array_append_new(libs, json_pack("{s:s, s:o, s:o, s:b}", "soname", t->libs[k].soname,
+			json_array_append_new(libs, json_pack("{s:s, s:o, s:o, s:b, s:o, s:b}", "soname", t->libs[k].soname,
 				"path", str_or_null(t->libs[k].path), "origin", str_or_null(t->libs[k].origin),
-				"shadows_runpath", t->libs[k].shadows_runpath));
+				"shadows_runpath", t->libs[k].shadows_runpath, "loaded_by", str_or_null(t->libs[k].loaded_by),
+				"dlopen", t->libs[k].dlopen));
 		for (int k = 0; k < t->nsass; k++)
 			json_array_append_new(sass, json_integer(t->sass[k]));
 		for (int k = 0; k < t->nptx; k++)
@@ -460,6 +503,9 @@ static json_t *python_json(const struct python_facts *p)
 				json_null());
 		}
 		json_object_set_new(o, "cuda_libraries", libs);
+		json_object_set_new(o, "metadata", str_or_null(t->metadata));
+		json_object_set_new(o, "requirements", t->reqs_checked ? requirements_json(t) : json_null());
+		json_object_set_new(o, "requirements_skipped", json_integer(t->reqs_skipped));
 		json_object_set_new(o, "archs", t->archs_known ? json_pack("{s:o, s:o, s:b}", "sass", sass, "ptx", ptx,
 			"sampled", t->archs_truncated) : json_null());
 		if (!t->archs_known) {

@@ -341,8 +341,12 @@ static void python_lines(struct textfmt *t, const struct facts *f, int detail)
 			cont(t);
 		fprintf(t->out, "%s%s %s", i == p->selected ? "* " : "", py->exe, py->version[0] ? py->version : "?");
 		if (tt)
-			fprintf(t->out, ", torch %s (%s%s%s)", tt->version, tt->cuda[0] ? "CUDA " : tt->hip[0] ? "ROCm " : "CPU only",
-				tt->cuda[0] ? tt->cuda : tt->hip, tt->user_site ? ", user site" : "");
+			fprintf(t->out, ", torch %s (%s%s%s%s%s)", tt->version,
+				tt->cuda[0] ? "CUDA " : tt->hip[0] ? "ROCm " : "CPU only", tt->cuda[0] ? tt->cuda : tt->hip,
+				tt->user_site ? ", user site" : "",
+				/* on the path through PYTHONPATH or a .pth file, not as a site directory */
+				py->torch_from[0] && strcmp(py->torch_from, "site") != 0 ? ", via " : "",
+				py->torch_from[0] && strcmp(py->torch_from, "site") != 0 ? py->torch_from : "");
 		else
 			fprintf(t->out, ", no torch");
 		fputc('\n', t->out);

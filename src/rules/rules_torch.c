@@ -10,6 +10,7 @@
 #include "kb/kb.h"
 #include "rules/fixes.h"
 #include "rules/rules.h"
+#include "rules/torch_checks.h"
 #include "util/path.h"
 #include "util/str.h"
 
@@ -171,6 +172,20 @@ static void check_driver_and_arch(const struct facts *f, struct findings *out)
 	}
 }
 
+/* Why LD_LIBRARY_PATH winning matters; a library loaded by another CUDA library gets its own words. */
+static const char *shadow_detail(const struct torch_install *t)
+{
+	for (int i = 0; i < t->nlibs; i++)
+		if (t->libs[i].shadows_runpath && t->libs[i].loaded_by[0])
+			return "A CUDA library torch loads from its own wheels loads further libraries itself (cuDNN opens "
+			       "its sub-libraries by name), and that search takes LD_LIBRARY_PATH before the library's own "
+			       "directory (its RUNPATH), so one process mixes two releases: \"Could not load library "
+			       "libcudnn_cnn_infer.so.8\", \"GET was unable to find an engine\", \"undefined symbol\" "
+			       "or a cuDNN version mismatch at the first convolution.";
+	return "torch's own copies (from its RUNPATH) lose to LD_LIBRARY_PATH. A different release of the same major is "
+	       "enough for \"undefined symbol\" errors or CUDNN_STATUS_VERSION_MISMATCH at run time.";
+}
+
 static void check_libs(const struct facts *f, struct findings *out)
 {
 	const struct python_env *py = selected(f);
@@ -183,6 +198,9 @@ static void check_libs(const struct facts *f, struct findings *out)
 	for (int i = 0; i < t->nlibs; i++) {
 		const struct torch_lib *l = &t->libs[i];
 
+		/* one a library loads itself fails only when first used, and stand-ins often leave it out: a fact only */
+		if (!l->path[0] && l->loaded_by[0])
+			continue;
 		if (!l->path[0]) {
 			if (!missing) {
 				missing = findings_add(out, CAUSE_TORCH_LIBS_UNRESOLVED, gpu_present(f) ? SEV_ERROR : SEV_WARNING,
@@ -206,12 +224,15 @@ static void check_libs(const struct facts *f, struct findings *out)
 			if (!shadow) {
 				shadow = findings_add(out, CAUSE_ENV_LIBRARY_SHADOWING, SEV_WARNING,
 						      "LD_LIBRARY_PATH overrides libraries torch ships with");
-				finding_detail(shadow, "torch's own copies (from its RUNPATH) lose to LD_LIBRARY_PATH. A "
-					       "different release of the same major is enough for \"undefined symbol\" errors "
-					       "or CUDNN_STATUS_VERSION_MISMATCH at run time.");
+				finding_detail(shadow, "%s", shadow_detail(t));
 				finding_fix(shadow, NULL, "remove those directories from LD_LIBRARY_PATH for PyTorch programs");
 			}
-			finding_evidence(shadow, l->soname, "LD_LIBRARY_PATH", "%s wins over %s", l->path, l->runpath_copy);
+			if (l->loaded_by[0])
+				finding_evidence(shadow, l->soname, "LD_LIBRARY_PATH", "%s wins over %s (%s by %s)", l->path,
+						 l->runpath_copy, l->dlopen ? "opened by name" : "needed", l->loaded_by);
+			else
+				finding_evidence(shadow, l->soname, "LD_LIBRARY_PATH", "%s wins over %s", l->path,
+						 l->runpath_copy);
 		}
 	}
 }
@@ -260,11 +281,50 @@ static void check_extension_toolkit(const struct facts *f, struct findings *out)
 	finding_fix(fd, NULL, "for building extensions, install the CUDA %s toolkit and point CUDA_HOME at it", t->cuda);
 }
 
+/* "site" -> "a site directory", "PYTHONPATH", "easy-install.pth" -> "the .pth file easy-install.pth". */
+static const char *from_words(const char *from, char *buf, size_t bufsz)
+{
+	if (strcmp(from, "site") == 0)
+		return "a site directory";
+	if (strcmp(from, "PYTHONPATH") == 0)
+		return "PYTHONPATH";
+	str_printf(buf, bufsz, "the .pth file %s", from);
+	return buf;
+}
+
+static const char *path_parent(const char *dir, char *out, size_t outsz)
+{
+	path_dirname(dir, out, outsz);
+	return out;
+}
+
+/* Why the first copy wins: PYTHONPATH comes first, a .pth file's directory after its site directory. */
+static void shadowing_why(const struct python_env *py, const struct torch_install *a, char *out, size_t outsz)
+{
+	const bool pth_hidden = strcmp(py->torch_shadowed_from, "site") != 0 &&
+				strcmp(py->torch_shadowed_from, "PYTHONPATH") != 0;
+
+	if (strcmp(py->torch_from, "PYTHONPATH") == 0)
+		str_printf(out, outsz, "PYTHONPATH's directories come before every site directory.");
+	else if (strcmp(py->torch_from, "site") != 0)
+		str_printf(out, outsz, "The .pth file %s adds its directory to the import path after its own site "
+			   "directory, and before the later site directories.", py->torch_from);
+	else if (pth_hidden)
+		str_printf(out, outsz, "The .pth file %s (a develop or editable install, or a path file) puts its copy "
+			   "after the site directory that holds the other torch (an editable install's import hook after "
+			   "the whole path), so that copy wins.", py->torch_shadowed_from);
+	else if (a->user_site)
+		str_printf(out, outsz, "This is usually a `pip install --user` torch shadowing the environment's own.");
+	else
+		str_printf(out, outsz, "The first site directory that holds a torch wins.");
+}
+
 static void check_shadowing(const struct facts *f, struct findings *out)
 {
 	const struct python_env *py = selected(f);
 	const struct torch_install *a, *b;
 	struct finding *fd;
+	char why[256], parent[FACT_PATH], words[96];
 
 	if (!py || py->torch < 0 || py->torch_shadowed < 0)
 		return;
@@ -272,11 +332,21 @@ static void check_shadowing(const struct facts *f, struct findings *out)
 	b = &f->python.torches[py->torch_shadowed];
 	fd = findings_add(out, CAUSE_TORCH_MULTIPLE_INSTALLS, SEV_WARNING,
 			  "two torch installs: %s hides %s", a->dir, b->dir);
-	finding_detail(fd, "%s imports torch %s from %s; torch %s in %s is never used. This is usually a `pip install "
-		       "--user` torch shadowing the environment's own.", py->exe, a->version, a->dir, b->version, b->dir);
-	finding_evidence(fd, "imported", a->dir, "%s", a->version);
-	finding_evidence(fd, "hidden", b->dir, "%s", b->version);
-	if (a->user_site) {
+	shadowing_why(py, a, why, sizeof(why));
+	finding_detail(fd, "%s imports torch %s from %s; torch %s in %s is never used. %s", py->exe, a->version, a->dir,
+		       b->version, b->dir, why);
+	finding_evidence(fd, "imported", a->dir, "%s (on the path through %s)", a->version,
+			 from_words(py->torch_from, words, sizeof(words)));
+	finding_evidence(fd, "hidden", b->dir, "%s (on the path through %s)", b->version,
+			 from_words(py->torch_shadowed_from, words, sizeof(words)));
+	if (strcmp(py->torch_from, "PYTHONPATH") == 0) {
+		finding_fix(fd, NULL, "remove %s from PYTHONPATH (or run `env -u PYTHONPATH python3 ...`) so that the "
+			    "site directory's torch is imported", path_parent(a->dir, parent, sizeof(parent)));
+	} else if (strcmp(py->torch_shadowed_from, "site") != 0 && strcmp(py->torch_shadowed_from, "PYTHONPATH") != 0) {
+		finding_fix(fd, NULL, "keep one: if you mean the copy in %s, remove the other (`%s -m pip uninstall torch` "
+			    "removes the site directory's); if not, remove that directory's line from %s",
+			    path_parent(b->dir, parent, sizeof(parent)), py->exe, py->torch_shadowed_from);
+	} else if (a->user_site) {
 		char cmd[FACT_PATH + 48];
 
 		/* pip removes the copy the interpreter finds first: the user-site one. */
@@ -423,6 +493,7 @@ static const struct rule torch_rules[] = {
 	{ CAUSE_TORCH_DRIVER_TOO_OLD, check_driver_and_arch },
 	{ CAUSE_TORCH_MULTIPLE_INSTALLS, check_shadowing },
 	{ CAUSE_TORCH_LIBS_UNRESOLVED, check_libs },
+	{ CAUSE_TORCH_REQUIREMENTS_UNMET, torch_check_requirements },
 	{ CAUSE_TOOLKIT_CONFLICT, check_extension_toolkit },
 	{ CAUSE_TORCH_CUDA_UNAVAILABLE, check_deep },
 };

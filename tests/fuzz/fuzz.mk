@@ -41,6 +41,8 @@ FUZZ_MAXLEN_cdi_spec := 16384
 FUZZ_MAXLEN_daemon_json := 4096
 FUZZ_MAXLEN_dpkg_status := 16384
 FUZZ_MAXLEN_profile := 8192
+FUZZ_MAXLEN_torch_metadata := 16384
+FUZZ_MAXLEN_pth := 4096
 
 .PHONY: fuzz fuzz-build fuzz-check-cc
 

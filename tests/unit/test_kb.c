@@ -1353,6 +1353,28 @@ static void test_torch_judge(void **state)
 	assert_int_equal(kb_torch_in_release("2.5.1", &need, &fit), -1);
 }
 
+/* data/cuda_sublibs.tsv: cuDNN 8's six sub-libraries, NVRTC by prefix, nothing for a library it does not name. */
+static void test_cuda_sublibs(void **state)
+{
+	struct kb_sublib rows[16];
+	int n;
+
+	(void)state;
+	n = kb_cuda_sublibs("libcudnn.so.8", rows, 16);
+	assert_int_equal(n, 6);
+	assert_string_equal(rows[2].child, "libcudnn_cnn_infer.so.8");
+	assert_true(rows[2].dlopen);
+	assert_string_equal(rows[2].runpath, "$ORIGIN");
+	assert_int_equal(kb_cuda_sublibs("libcudnn.so.9", rows, 16), 7);
+	assert_int_equal(kb_cuda_sublibs("libnvrtc.so.12", rows, 16), 1);
+	assert_string_equal(rows[0].child, "libnvrtc-builtins.so.*");
+	assert_string_equal(rows[0].runpath, "");
+	assert_int_equal(kb_cuda_sublibs("libcublas.so.12", rows, 16), 1);
+	assert_false(rows[0].dlopen);
+	assert_int_equal(kb_cuda_sublibs("libcudart.so.12", rows, 16), 0);
+	assert_int_equal(kb_cuda_sublibs("libcudnn.so.8", rows, 2), 2);
+}
+
 static void test_companions_and_arch_support(void **state)
 {
 	const char *vision, *audio, *source;
@@ -1408,6 +1430,7 @@ int main(void)
 		cmocka_unit_test(test_pip_command),
 		cmocka_unit_test(test_variant_min_driver),
 		cmocka_unit_test(test_torch_for),
+		cmocka_unit_test(test_cuda_sublibs),
 	};
 
 	return cmocka_run_group_tests_name("kb", tests, NULL, NULL);

@@ -242,6 +242,62 @@ static void test_sampled_scan_defers_to_table(void **state)
 	facts_free(f);
 }
 
+/* Requirements read from METADATA: a missing wheel is an error with one pip command; a different one a warning. */
+static void add_req(struct torch_install *t, const char *name, const char *version, const char *installed)
+{
+	struct torch_requirement *r = &t->reqs[t->nreqs++];
+
+	str_copy(r->name, sizeof(r->name), name);
+	str_copy(r->op, sizeof(r->op), "==");
+	str_copy(r->version, sizeof(r->version), version);
+	str_copy(r->installed, sizeof(r->installed), installed);
+	r->met = strcmp(version, installed) == 0;
+}
+
+static void test_requirements_unmet(void **state)
+{
+	struct facts *f = with_cuda_torch();
+	struct torch_install *t = &f->python.torches[0];
+	const struct finding *fd;
+	struct diagnosis d;
+
+	(void)state;
+	t->reqs_checked = true;
+	str_copy(t->metadata, sizeof(t->metadata), "/home/alice/venv/lib/python3.11/site-packages/torch-2.4.1.dist-info/METADATA");
+	add_req(t, "nvidia-cublas-cu12", "12.1.3.1", "12.1.3.1");
+	add_req(t, "nvidia-cudnn-cu12", "9.1.0.70", "");
+	add_req(t, "nvidia-nccl-cu12", "2.20.5", "2.21.5");
+	rules_run(f, &d);
+	fd = find_id(&d.findings, "torch.requirements-unmet");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_ERROR);
+	assert_int_equal(fd->nfix, 1);
+	assert_string_equal(fd->fix[0].command, "/home/alice/venv/bin/python3 -m pip install nvidia-cudnn-cu12==9.1.0.70 "
+			    "nvidia-nccl-cu12==2.20.5");
+	diagnosis_release(&d);
+
+	/* only a different version: a warning */
+	str_copy(t->reqs[1].installed, sizeof(t->reqs[1].installed), "9.1.0.70");
+	t->reqs[1].met = true;
+	rules_run(f, &d);
+	fd = find_id(&d.findings, "torch.requirements-unmet");
+	assert_non_null(fd);
+	assert_int_equal(fd->severity, SEV_WARNING);
+	diagnosis_release(&d);
+
+	/* all met, or never checked: nothing */
+	t->reqs[2].met = true;
+	rules_run(f, &d);
+	assert_null(find_id(&d.findings, "torch.requirements-unmet"));
+	diagnosis_release(&d);
+	t->reqs[2].met = false;
+	t->reqs_checked = false;
+	rules_run(f, &d);
+	assert_null(find_id(&d.findings, "torch.requirements-unmet"));
+	diagnosis_release(&d);
+	facts_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -255,6 +311,7 @@ int main(void)
 		cmocka_unit_test(test_deep_device_compute_fails),
 		cmocka_unit_test(test_full_scan_missing_arch),
 		cmocka_unit_test(test_sampled_scan_defers_to_table),
+		cmocka_unit_test(test_requirements_unmet),
 	};
 
 	return cmocka_run_group_tests_name("rules_torch", tests, NULL, NULL);
