@@ -255,3 +255,19 @@ const char *gpu_clock_event_name(unsigned long long bit)
 			return names[i].name;
 	return NULL;
 }
+
+/* See facts.h. */
+bool gpu_clock_events_text(long long events, unsigned long long mask, char *out, size_t outsz)
+{
+	size_t n = 0;
+
+	if (outsz)
+		out[0] = '\0';
+	for (int b = 0; events > 0 && b < 63 && n < outsz; b++) {
+		unsigned long long bit = 1ULL << b;
+
+		if (((unsigned long long)events & bit & mask) && gpu_clock_event_name(bit))
+			n += (size_t)snprintf(out + n, outsz - n, "%s%s", n ? ", " : "", gpu_clock_event_name(bit));
+	}
+	return n > 0;
+}

@@ -660,6 +660,8 @@ const char *lib_origin_name(enum lib_origin origin);
 const char *visible_kind_name(enum visible_kind kind);
 /* The name of one GPU_CLOCKS_* bit ("sw_thermal_slowdown", as DCGM and nvidia-smi -q name them), NULL for others. */
 const char *gpu_clock_event_name(unsigned long long bit);
+/* The names of the bits of events within mask, joined by ", " into out; false when none (or events < 0). */
+bool gpu_clock_events_text(long long events, unsigned long long mask, char *out, size_t outsz);
 
 /* Lookup helpers for rules and renderers. */
 /* Whether a section's facts are incomplete because files were refused, e.g. &f->pci.status. */

@@ -46,6 +46,9 @@ void cudnn_cuda_builds(struct cudnn_facts *c, const struct rootfs *fs);
 
 struct elf_dynamic;
 
+/* A new, empty entry of t->libs named soname; NULL when the list is full (the drop is recorded in f). */
+struct torch_lib *torch_lib_add(struct facts *f, struct torch_install *t, const char *soname);
+
 /*
  * The first directory of a DT_RPATH/DT_RUNPATH list (origin standing for $ORIGIN) holding soname: its path,
  * links and ".." resolved, into out. False when none does.

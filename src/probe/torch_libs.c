@@ -7,7 +7,6 @@
  */
 #include <string.h>
 
-#include "probe/loader.h"
 #include "probe/probe_internal.h"
 #include "util/elf.h"
 #include "util/fatbin.h"
@@ -36,34 +35,6 @@ static bool is_cuda_library(const char *soname)
 	return false;
 }
 
-/* See probe_internal.h. "$ORIGIN/../../nvidia/cublas/lib" -> the directory, $ORIGIN being the library's. */
-bool torch_rpath_find(const struct rootfs *fs, const char *list, const char *origin, const char *soname, char *out,
-		      size_t outsz)
-{
-	char buf[1024], *save = NULL;
-
-	str_copy(buf, sizeof(buf), list);
-	for (char *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		char dir[FACT_PATH], path[FACT_PATH], real[FACT_PATH];
-
-		if (str_starts_with(d, "$ORIGIN"))
-			str_printf(dir, sizeof(dir), "%s%s", origin, d + 7);
-		else if (str_starts_with(d, "${ORIGIN}"))
-			str_printf(dir, sizeof(dir), "%s%s", origin, d + 9);
-		else
-			str_copy(dir, sizeof(dir), d);
-		if (dir[0] != '/' || path_join(path, sizeof(path), dir, soname) < 0 || !rootfs_exists(fs, path))
-			continue;
-		/* Normalise the ".." of $ORIGIN-relative entries for the report. */
-		if (rootfs_resolve(fs, path, true, real, sizeof(real), NULL) == 0)
-			str_copy(out, outsz, real);
-		else
-			str_copy(out, outsz, path);
-		return true;
-	}
-	return false;
-}
-
 /* ld.so's order: DT_RPATH (when there is no DT_RUNPATH), LD_LIBRARY_PATH, DT_RUNPATH, cache, defaults. */
 static void resolve(const struct probe_ctx *ctx, const struct elf_dynamic *dyn, const char *origin, struct torch_lib *l)
 {
@@ -77,39 +48,6 @@ static void resolve(const struct probe_ctx *ctx, const struct elf_dynamic *dyn, 
 	if (dyn->runpath[0])
 		torch_rpath_find(ctx->fs, dyn->runpath, origin, l->soname, runpath_copy, sizeof(runpath_copy));
 	torch_resolve_after_rpath(ctx, runpath_copy, l);
-}
-
-/* See probe_internal.h. */
-void torch_resolve_after_rpath(const struct probe_ctx *ctx, const char *runpath_copy, struct torch_lib *l)
-{
-	const struct loader *ld = ctx->loader;
-	struct lib_candidate cands[8];
-	int n;
-
-	/* only the first candidates can win: the rest need not be counted */
-	n = ld ? loader_find(ld, l->soname, cands, 8, NULL) : 0;
-	for (int i = 0; i < n; i++) {
-		if (cands[i].in_cache_dir_only)
-			continue;
-		if (cands[i].origin == LIB_FROM_LD_LIBRARY_PATH || cands[i].origin == LIB_FROM_PRELOAD) {
-			str_copy(l->path, sizeof(l->path), cands[i].resolved);
-			str_copy(l->origin, sizeof(l->origin), lib_origin_name(cands[i].origin));
-			if (runpath_copy[0] && strcmp(runpath_copy, cands[i].resolved) != 0) {
-				l->shadows_runpath = true;
-				str_copy(l->runpath_copy, sizeof(l->runpath_copy), runpath_copy);
-			}
-			return;
-		}
-		if (runpath_copy[0])
-			break;
-		str_copy(l->path, sizeof(l->path), cands[i].resolved);
-		str_copy(l->origin, sizeof(l->origin), lib_origin_name(cands[i].origin));
-		return;
-	}
-	if (runpath_copy[0]) {
-		str_copy(l->path, sizeof(l->path), runpath_copy);
-		str_copy(l->origin, sizeof(l->origin), "RUNPATH");
-	}
 }
 
 static void read_archs(struct facts *f, const struct probe_ctx *ctx, struct torch_install *t)
@@ -156,14 +94,8 @@ void probe_torch_libs(struct facts *f, const struct probe_ctx *ctx, struct torch
 
 		if (!is_cuda_library(dyn.needed[i]))
 			continue;
-		if (t->nlibs >= MAX_TORCH_LIBS) {
-			facts_dropped(f, "CUDA libraries of libtorch_cuda.so", MAX_TORCH_LIBS, 1);
-			continue;
-		}
-		l = &t->libs[t->nlibs++];
-		memset(l, 0, sizeof(*l));
-		str_copy(l->soname, sizeof(l->soname), dyn.needed[i]);
-		resolve(ctx, &dyn, origin, l);
+		if ((l = torch_lib_add(f, t, dyn.needed[i])))
+			resolve(ctx, &dyn, origin, l);
 	}
 	probe_torch_sublibs(f, ctx, t, &dyn, origin);
 	read_archs(f, ctx, t);

@@ -127,13 +127,8 @@ static void add_children(struct facts *f, const struct probe_ctx *ctx, struct to
 
 		if (!child_soname(ctx->fs, &rows[r], pdyn, pdir, soname, sizeof(soname)) || already_listed(t, soname))
 			continue;
-		if (t->nlibs >= MAX_TORCH_LIBS) {
-			facts_dropped(f, "CUDA libraries of libtorch_cuda.so", MAX_TORCH_LIBS, 1);
+		if (!(l = torch_lib_add(f, t, soname)))
 			continue;
-		}
-		l = &t->libs[t->nlibs++];
-		memset(l, 0, sizeof(*l));
-		str_copy(l->soname, sizeof(l->soname), soname);
 		str_copy(l->loaded_by, sizeof(l->loaded_by), parent_soname);
 		l->dlopen = rows[r].dlopen;
 		resolve_from_parent(ctx, rpath, runpath, pdir, torch, origin, l);

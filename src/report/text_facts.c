@@ -217,20 +217,6 @@ static const char *num_or_unknown(char *buf, size_t bufsz, long long v, const ch
 	return buf;
 }
 
-/* The clocks event reasons that slow the GPU, by name; "" when none or unknown. */
-static void slowdown_names(char *out, size_t outsz, long long events)
-{
-	size_t n = 0;
-
-	out[0] = '\0';
-	for (int b = 0; events > 0 && b < 63 && n < outsz; b++) {
-		unsigned long long bit = 1ULL << b;
-
-		if (((unsigned long long)events & bit & GPU_CLOCKS_SLOWDOWNS) && gpu_clock_event_name(bit))
-			n += (size_t)snprintf(out + n, outsz - n, "%s%s", n ? "," : "", gpu_clock_event_name(bit));
-	}
-}
-
 static void nvml_device_lines(struct textfmt *t, const struct runtime_facts *rt, int i)
 {
 	const struct nvml_device *d = &rt->nvml[i];
@@ -246,8 +232,7 @@ static void nvml_device_lines(struct textfmt *t, const struct runtime_facts *rt,
 		fprintf(t->out, ", fan %d%%", d->fan_percent);
 	if (d->pstate >= 0)
 		fprintf(t->out, ", P%d", d->pstate);
-	slowdown_names(slow, sizeof(slow), d->clock_events);
-	if (slow[0])
+	if (gpu_clock_events_text(d->clock_events, GPU_CLOCKS_SLOWDOWNS, slow, sizeof(slow)))
 		fprintf(t->out, ", slowed: %s", slow);
 	fputc('\n', t->out);
 	for (int k = 0; k < d->nprocs; k++) {

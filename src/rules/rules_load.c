@@ -63,22 +63,6 @@ static void check_memory(const struct facts *facts, struct findings *out)
 	}
 }
 
-/* The reasons a GPU is slowed, named, into out; true when any. */
-static bool slowdowns(long long events, char *out, size_t outsz)
-{
-	size_t n = 0;
-
-	out[0] = '\0';
-	for (int b = 0; events > 0 && b < 63 && n < outsz; b++) {
-		unsigned long long bit = 1ULL << b;
-
-		if (((unsigned long long)events & bit & GPU_CLOCKS_SLOWDOWNS & ~GPU_CLOCKS_SW_POWER_CAP) &&
-		    gpu_clock_event_name(bit))
-			n += (size_t)snprintf(out + n, outsz - n, "%s%s", n ? ", " : "", gpu_clock_event_name(bit));
-	}
-	return n > 0;
-}
-
 /*
  * Thermal slowdowns and the hardware's emergency brakes. The software power
  * cap is left out: a busy GPU running at its power limit is working as
@@ -94,7 +78,7 @@ static void check_slowdown(const struct facts *facts, struct findings *out)
 		char why[160];
 		struct finding *f;
 
-		if (!slowdowns(d->clock_events, why, sizeof(why)))
+		if (!gpu_clock_events_text(d->clock_events, GPU_CLOCKS_SLOWDOWNS & ~GPU_CLOCKS_SW_POWER_CAP, why, sizeof(why)))
 			continue;
 		f = findings_add(out, CAUSE_GPU_SLOWDOWN, SEV_WARNING, "GPU %d slows itself down: %s", i, why);
 		if (thermal)
