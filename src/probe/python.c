@@ -275,7 +275,12 @@ static int add_interpreter(struct facts *f, const struct rootfs *fs, const char 
 			py->kind = PY_CONDA;
 		else
 			py->kind = PY_OTHER;
-		site_dirs(f, fs, py, py->kind == PY_SYSTEM ? "/usr" : prefix, true, true);
+		/*
+		 * Only Debian's own /usr/bin/python3 is patched to read dist-packages; a Python built with prefix
+		 * /usr/local (the python:3.x images, make altinstall) reads its prefix's site-packages alone
+		 * (CPython's site.getsitepackages).
+		 */
+		site_dirs(f, fs, py, prefix, true, true);
 		if (py->version[0] && str_printf(cfg_path, sizeof(cfg_path), "%s/lib/python%s/EXTERNALLY-MANAGED", prefix,
 						 py->version) == 0)
 			py->externally_managed = rootfs_exists(fs, cfg_path);
