@@ -33,7 +33,56 @@ static const char *home_of(const struct facts *f)
 	return home && home[0] == '/' ? home : NULL;
 }
 
-/* pyenv's shims are scripts; the interpreter they run is $PYENV_ROOT/versions/<v>/bin/<name>. */
+/* A file in a pyenv root's shims/ (a root holds shims/ and versions/; PYENV_ROOT may name any directory). */
+static bool is_pyenv_shim(const struct rootfs *fs, const char *path)
+{
+	char dir[FACT_PATH], root[FACT_PATH], versions[FACT_PATH];
+
+	return path_dirname(path, dir, sizeof(dir)) == 0 && strcmp(path_basename(dir), "shims") == 0 &&
+	       path_dirname(dir, root, sizeof(root)) == 0 &&
+	       path_join(versions, sizeof(versions), root, "versions") == 0 && rootfs_is_dir(fs, versions);
+}
+
+/* Whether an interpreter lives under $PYENV_ROOT/versions/. */
+static bool in_pyenv_root(const struct facts *f, const char *real)
+{
+	const char *root = facts_env(f, "PYENV_ROOT");
+	char versions[FACT_PATH];
+
+	return root && root[0] == '/' && path_join(versions, sizeof(versions), root, "versions/") == 0 &&
+	       str_starts_with(real, versions);
+}
+
+/*
+ * pyenv's project pin: the first .python-version in the working directory (PWD of the diagnosed environment)
+ * or one of its parents (pyenv's README, "Understanding Python version selection"). False when none.
+ */
+static bool local_version_file(const struct facts *f, const struct rootfs *fs, char *out, size_t outsz)
+{
+	const char *pwd = facts_env(f, "PWD");
+	char dir[FACT_PATH], path[FACT_PATH];
+
+	if (!pwd || pwd[0] != '/')
+		return false;
+	str_copy(dir, sizeof(dir), pwd);
+	for (int depth = 0; depth < 64; depth++) {
+		char parent[FACT_PATH];
+
+		if (path_join(path, sizeof(path), dir, ".python-version") == 0 &&
+		    rootfs_read_line(fs, path, out, outsz) == 0 && out[0])
+			return true;
+		if (strcmp(dir, "/") == 0 || path_dirname(dir, parent, sizeof(parent)) < 0)
+			break;
+		str_copy(dir, sizeof(dir), parent);
+	}
+	out[0] = '\0';
+	return false;
+}
+
+/*
+ * pyenv's shims are scripts; the interpreter they run is $PYENV_ROOT/versions/<v>/bin/<name>, <v> from
+ * PYENV_VERSION, the project's .python-version, else the root's global version file.
+ */
 static bool resolve_pyenv_shim(const struct facts *f, const struct rootfs *fs, const char *shim, char *out,
 			       size_t outsz)
 {
@@ -46,7 +95,8 @@ static bool resolve_pyenv_shim(const struct facts *f, const struct rootfs *fs, c
 	path_dirname(dir, root, sizeof(root));
 	if (v && v[0])
 		str_copy(version, sizeof(version), v);
-	else if (str_printf(path, sizeof(path), "%s/version", root) == 0)
+	else if (!local_version_file(f, fs, version, sizeof(version)) &&
+		 str_printf(path, sizeof(path), "%s/version", root) == 0)
 		rootfs_read_line(fs, path, version, sizeof(version));
 	str_trim(version);
 	version[strcspn(version, ": ")] = '\0';	/* "3.11.7:3.10.13" lists fallbacks */
@@ -199,7 +249,7 @@ static int add_interpreter(struct facts *f, const struct rootfs *fs, const char 
 		return -1;
 	if (!resolve_pyenv_shim(f, fs, exe, real, sizeof(real))) {
 		/* A shim for pyenv's "system" passes the call on down PATH: it is not an interpreter. */
-		if (strstr(exe, "/.pyenv/shims/") || rootfs_resolve(fs, exe, true, real, sizeof(real), NULL) < 0)
+		if (is_pyenv_shim(fs, exe) || rootfs_resolve(fs, exe, true, real, sizeof(real), NULL) < 0)
 			return -1;
 	}
 	/* A venv's bin/python is a link out of the venv: its prefix is where the link is. */
@@ -268,7 +318,7 @@ static int add_interpreter(struct facts *f, const struct rootfs *fs, const char 
 			version_from_lib(fs, prefix, py->version, sizeof(py->version));
 		if (str_starts_with(prefix, "/usr") && (strcmp(prefix, "/usr") == 0 || strcmp(prefix, "/usr/local") == 0))
 			py->kind = PY_SYSTEM;
-		else if (strstr(real, "/.pyenv/versions/"))
+		else if (strstr(real, "/.pyenv/versions/") || in_pyenv_root(f, real))
 			py->kind = PY_PYENV;
 		else if (strstr(found_by, "conda") || strstr(prefix, "conda") || strstr(prefix, "miniforge") ||
 			 strstr(prefix, "mamba"))
