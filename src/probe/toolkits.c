@@ -2,9 +2,10 @@
  * toolkits.c - every CUDA toolkit on the machine, its version, and which
  * one a build would use.
  *
- * "Active" follows what a user's next build sees: the nvcc on PATH first
- * (what `nvcc -V` reports), else CUDA_HOME/CUDA_PATH (what PyTorch's
- * extension builder reads), else the /usr/local/cuda link.
+ * "Active" is the toolkit PyTorch's extension builder would use
+ * (torch.utils.cpp_extension._find_cuda_home): CUDA_HOME, else CUDA_PATH,
+ * else the nvcc on PATH (what `nvcc -V` reports), else the /usr/local/cuda
+ * link. When the nvcc on PATH is another toolkit, toolkit.conflict says so.
  */
 #include <jansson.h>
 #include <stdlib.h>
@@ -264,9 +265,9 @@ static void choose_active(struct toolkit_facts *t)
 		unsigned origin;
 		const char *reason;
 	} order[] = {
-		{ TK_FROM_NVCC_PATH, "the nvcc on PATH" },
 		{ TK_FROM_CUDA_HOME, "CUDA_HOME" },
 		{ TK_FROM_CUDA_PATH, "CUDA_PATH" },
+		{ TK_FROM_NVCC_PATH, "the nvcc on PATH" },
 		{ TK_FROM_DEFAULT_LINK, "the /usr/local/cuda link" },
 	};
 
