@@ -33,6 +33,24 @@ static void process_evidence(struct finding *f, const struct runtime_facts *rt, 
 		finding_evidence(f, "processes", "NVML", "%d (too many to list)", d->procs_total);
 }
 
+/* Who holds the memory, as far as /proc tells: the user's own processes are theirs to stop. */
+static const char *holders(const struct facts *facts, const struct nvml_device *d)
+{
+	int own = 0, known = 0;
+
+	for (int k = 0; k < d->nprocs; k++) {
+		if (d->procs[k].uid < 0)
+			continue;
+		known++;
+		own += (uid_t)d->procs[k].uid == facts->system.user.uid;
+	}
+	if (known == d->nprocs && own == d->nprocs && d->procs_total <= 0)
+		return d->nprocs == 1 ? "your own process" : "your own processes";
+	if (own > 0)
+		return "processes, some of them yours";
+	return d->nprocs == 1 ? "another process" : "other processes";
+}
+
 static void check_memory(const struct facts *facts, struct findings *out)
 {
 	const struct runtime_facts *rt = &facts->runtime;
@@ -49,7 +67,7 @@ static void check_memory(const struct facts *facts, struct findings *out)
 		if (percent < MEMORY_BUSY_PERCENT || (d->nprocs == 0 && d->procs_total <= 0))
 			continue;
 		f = findings_add(out, CAUSE_GPU_MEMORY_BUSY, SEV_WARNING, "GPU %d's memory is %lld%% used by %s", i,
-				 percent, d->nprocs == 1 ? "another process" : "other processes");
+				 percent, holders(facts, d));
 		finding_detail(f, "Only %lld MiB of %lld MiB are free, so a new PyTorch process on this GPU runs out of "
 			       "memory at its first large allocation (\"CUDA out of memory\"), however small its own "
 			       "model is.", d->mem_total_mib - d->mem_used_mib, d->mem_total_mib);

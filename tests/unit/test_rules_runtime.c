@@ -166,6 +166,46 @@ static void test_modes_and_health(void **state)
 	facts_free(f);
 }
 
+/* A full GPU: whose processes hold it decides the title; a thermal slowdown is named, a power cap is not. */
+static void test_busy_and_slowed(void **state)
+{
+	struct facts *f = ran_machine(0, 0);
+	struct nvml_device *g = &f->runtime.nvml[0];
+	struct diagnosis d;
+	const struct finding *busy;
+
+	(void)state;
+	f->system.user.uid = 1000;
+	g->mem_total_mib = 24564;
+	g->mem_used_mib = 23900;
+	g->nprocs = 1;
+	g->procs[0].pid = 4242;
+	g->procs[0].used_mib = 23890;
+	g->procs[0].seen = true;
+	g->procs[0].uid = 1000;
+	g->clock_events = (long long)GPU_CLOCKS_SW_POWER_CAP;
+	rules_run(f, &d);
+	busy = findings_get(&d.findings, CAUSE_GPU_MEMORY_BUSY);
+	assert_non_null(busy);
+	assert_string_equal(busy->title, "GPU 0's memory is 97% used by your own process");
+	assert_null(findings_get(&d.findings, CAUSE_GPU_SLOWDOWN));
+	diagnosis_release(&d);
+	g->procs[0].uid = 1002;
+	g->clock_events = (long long)(GPU_CLOCKS_SW_POWER_CAP | GPU_CLOCKS_HW_THERMAL);
+	rules_run(f, &d);
+	assert_string_equal(findings_get(&d.findings, CAUSE_GPU_MEMORY_BUSY)->title,
+			    "GPU 0's memory is 97% used by another process");
+	assert_non_null(findings_get(&d.findings, CAUSE_GPU_SLOWDOWN));
+	assert_non_null(strstr(findings_get(&d.findings, CAUSE_GPU_SLOWDOWN)->title, "hw_thermal_slowdown"));
+	diagnosis_release(&d);
+	/* 80 % used: room left, no finding */
+	g->mem_used_mib = 19600;
+	rules_run(f, &d);
+	assert_null(findings_get(&d.findings, CAUSE_GPU_MEMORY_BUSY));
+	diagnosis_release(&d);
+	facts_free(f);
+}
+
 static void test_lost_gpu(void **state)
 {
 	struct facts *f = ran_machine(0, 0);
@@ -194,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_hung_and_crashed),
 		cmocka_unit_test(test_modes_and_health),
 		cmocka_unit_test(test_lost_gpu),
+		cmocka_unit_test(test_busy_and_slowed),
 	};
 
 	return cmocka_run_group_tests_name("rules_runtime", tests, NULL, NULL);
