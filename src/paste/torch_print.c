@@ -57,6 +57,11 @@ bool paste_read_torch_print(struct paste *p, const char *line, const struct past
 		paste_torch_version(p, words[0] + 1, true, at);
 		return true;
 	}
+	if (n == 1 && strchr(words[0], '+') && torch_version_like(words[0])) {
+		/* print(torch.__version__) alone: "1.8.1+cu102" */
+		paste_torch_version(p, words[0], true, at);
+		return true;
+	}
 	if (n < 2 || !torch_version_like(words[0]))
 		return false;
 	if (strcmp(words[1], "None") != 0 && !(char_is_digit((unsigned char)words[1][0]) && strchr(words[1], '.') &&

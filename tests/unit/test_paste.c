@@ -1,0 +1,200 @@
+/*
+ * Unit tests for src/paste: the facts a pasted report shows. Every input is text quoted in a public report:
+ * collect_env from pytorch/pytorch#112553 (torch 2.1.0+cu121 on driver 470.182.03) and #122924 (a CPU build of
+ * torch 2.2.2 beside an RTX 4080), the [pip3] lines of #51858, `nvcc --version` from #31876, `nvidia-smi -L`
+ * from #99137, nvidia-smi's header and a bare print(torch.__version__) from #85332, nvidia-smi's header from
+ * Chia-Network/bladebit#431, an Xid line from NVIDIA/NVSentinel#155. The collect_env format is
+ * torch/utils/collect_env.py's env_info_fmt.
+ */
+#include "testutil.h"
+
+#include "paste/paste.h"
+#include "util/str.h"
+
+static struct paste *read_text(const char *text)
+{
+	struct paste *p = paste_new();
+
+	assert_non_null(p);
+	paste_feed(p, text, strlen(text), 0, 0);
+	paste_finish(p);
+	return p;
+}
+
+static void test_collect_env_cu121_driver_470(void **state)
+{
+	/* pytorch/pytorch#112553 */
+	static const char text[] =
+		"Collecting environment information...\n"
+		"PyTorch version: 2.1.0+cu121\n"
+		"Is debug build: False\n"
+		"CUDA used to build PyTorch: 12.1\n"
+		"ROCM used to build PyTorch: N/A\n"
+		"\n"
+		"OS: Ubuntu 20.04.6 LTS (x86_64)\n"
+		"GCC version: (Ubuntu 9.4.0-1ubuntu1~20.04.2) 9.4.0\n"
+		"Clang version: Could not collect\n"
+		"CMake version: version 3.27.7\n"
+		"Libc version: glibc-2.31\n"
+		"\n"
+		"Python version: 3.11.6 (main, Oct 31 2023, 20:55:52) [GCC 9.4.0] (64-bit runtime)\n"
+		"Python platform: Linux-5.15.107+-x86_64-with-glibc2.31\n"
+		"Is CUDA available: False\n"
+		"CUDA runtime version: No CUDA\n"
+		"CUDA_MODULE_LOADING set to: N/A\n"
+		"GPU models and configuration: GPU 0: Tesla T4\n"
+		"Nvidia driver version: 470.182.03\n";
+	struct paste *p = read_text(text);
+	const struct facts *f = p->facts;
+
+	(void)state;
+	assert_true(paste_saw(p, PASTE_TORCH));
+	assert_true(paste_saw(p, PASTE_DRIVER));
+	assert_true(paste_saw(p, PASTE_GPU));
+	assert_true(paste_saw(p, PASTE_OS));
+	assert_false(paste_saw(p, PASTE_TOOLKIT));	/* "No CUDA" is no nvcc */
+	assert_string_equal(f->python.torches[0].version, "2.1.0+cu121");
+	assert_string_equal(f->python.torches[0].cuda, "12.1");
+	assert_string_equal(f->python.envs[0].version, "3.11");
+	assert_int_equal(f->python.selected, 0);
+	assert_string_equal(facts_driver_version(f), "470.182.03");
+	assert_int_equal(f->pci.count, 1);
+	assert_string_equal(f->pci.gpus[0].name, "Tesla T4");
+	assert_string_equal(f->pci.gpus[0].cc, "7.5");
+	assert_string_equal(f->system.os_pretty, "Ubuntu 20.04.6 LTS");
+	assert_string_equal(f->system.arch, "x86_64");
+	assert_string_equal(f->system.glibc_version, "2.31");
+	assert_string_equal(f->system.kernel_release, "5.15.107+");
+	assert_int_equal(f->python.status.state, FACT_OK);
+	assert_int_equal(f->kmod.status.state, FACT_UNKNOWN);
+	assert_string_equal(f->kmod.status.reason, "not in the paste");
+	assert_int_equal(f->toolkits.status.state, FACT_UNKNOWN);
+	assert_int_equal(paste_saw(p, PASTE_TORCH) && paste_saw(p, PASTE_DRIVER),
+			 (paste_cause_needs(CAUSE_TORCH_DRIVER_TOO_OLD) & ~p->seen) == 0);
+	paste_free(p);
+}
+
+static void test_collect_env_cpu_build(void **state)
+{
+	/* pytorch/pytorch#122924: torch.version.cuda None prints as "Could not collect" */
+	static const char text[] =
+		"PyTorch version: 2.2.2\n"
+		"Is debug build: False\n"
+		"CUDA used to build PyTorch: Could not collect\n"
+		"ROCM used to build PyTorch: N/A\n"
+		"CUDA runtime version: 12.4.99\n"
+		"GPU models and configuration: GPU 0: NVIDIA GeForce RTX 4080 Laptop GPU\n"
+		"Nvidia driver version: 551.86\n"
+		"cuDNN version: Could not collect\n"
+		"[pip3] numpy==1.26.4\n"
+		"[pip3] torch==2.2.2\n"
+		"[pip3] torchaudio==2.2.2\n"
+		"[pip3] torchvision==0.17.2\n";
+	struct paste *p = read_text(text);
+	const struct torch_install *t = &p->facts->python.torches[0];
+
+	(void)state;
+	assert_true(paste_saw(p, PASTE_TORCH));
+	assert_string_equal(t->version, "2.2.2");
+	assert_string_equal(t->cuda, "");
+	assert_string_equal(t->hip, "");
+	assert_string_equal(p->facts->toolkits.items[0].version, "12.4.99");
+	assert_true(paste_saw(p, PASTE_TOOLKIT));
+	assert_false(paste_saw(p, PASTE_CUDNN));
+	assert_string_equal(p->facts->pci.gpus[0].name, "NVIDIA GeForce RTX 4080 Laptop GPU");
+	assert_int_equal(t->npackages, 2);
+	assert_string_equal(t->packages[0], "torchaudio 2.2.2");
+	paste_free(p);
+}
+
+static void test_pip_lines_tag_the_build(void **state)
+{
+	/* pytorch/pytorch#51858: no collect_env torch line, only the package list */
+	static const char text[] = "[pip3] numpy==1.23.5\n[pip3] torch==2.0.1+cu117\n[pip3] torchaudio==2.0.2+cu117\n"
+				   "[pip3] torchvision==0.15.2\n";
+	struct paste *p = read_text(text);
+
+	(void)state;
+	assert_true(paste_saw(p, PASTE_TORCH));
+	assert_string_equal(p->facts->python.torches[0].cuda, "11.7");
+	assert_string_equal(p->facts->python.torches[0].installer, "pip");
+	assert_false(paste_saw(p, PASTE_DRIVER));
+	paste_free(p);
+}
+
+static void test_nvcc_smi_list_and_print(void **state)
+{
+	/* nvcc: pytorch/pytorch#31876; -L: #99137; the header and the print: #85332 */
+	static const char text[] =
+		"Cuda compilation tools, release 10.0, V10.0.130\n"
+		"GPU 0: Quadro K620 (UUID: GPU-56622fc6-a9b3-5594-4c6d-b0b231be656a)\n"
+		"nvidia-smi:NVIDIA-SMI 450.51.05    Driver Version: 450.51.05    CUDA Version: 11.0 \n"
+		"1.8.1+cu102\n";
+	struct paste *p = read_text(text);
+
+	(void)state;
+	assert_string_equal(p->facts->toolkits.items[0].version, "10.0.130");
+	assert_string_equal(p->facts->pci.gpus[0].name, "Quadro K620");
+	assert_string_equal(facts_driver_version(p->facts), "450.51.05");
+	assert_int_equal(p->facts->runtime.nvml_cuda_version, 11000);
+	assert_string_equal(p->facts->python.torches[0].cuda, "10.2");
+	assert_int_equal(p->first[PASTE_DRIVER].number, 3);
+	paste_free(p);
+}
+
+static void test_smi_table_header(void **state)
+{
+	/* Chia-Network/bladebit#431 */
+	static const char text[] =
+		" NVIDIA-SMI 515.48.07    Driver Version: 515.48.07    CUDA Version: 11.7     |\n"
+		"|-------------------------------+----------------------+----------------------+\n"
+		"| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |\n"
+		"| Fan  Temp  Perf  Pwr:Usage/Cap|         Memory-Usage | GPU-Util  Compute M. |\n";
+	struct paste *p = read_text(text);
+
+	(void)state;
+	assert_string_equal(facts_driver_version(p->facts), "515.48.07");
+	assert_int_equal(p->facts->runtime.nvml_cuda_version, 11070);
+	assert_false(paste_saw(p, PASTE_GPU));	/* the column headers are no GPU */
+	paste_free(p);
+}
+
+static void test_dmesg_xid(void **state)
+{
+	/* NVIDIA/NVSentinel#155 */
+	static const char text[] = "[ 1843.300000] NVRM: Xid (PCI:0000:44:00): 79, GPU has fallen off the bus.\n";
+	struct paste *p = read_text(text);
+
+	(void)state;
+	assert_true(paste_saw(p, PASTE_KERNLOG));
+	assert_int_equal(p->facts->kernlog.nxids, 1);
+	assert_int_equal(p->facts->kernlog.xids[0].xid, 79);
+	assert_int_equal(p->facts->kernlog.status.state, FACT_OK);
+	paste_free(p);
+}
+
+static void test_prose_is_no_report(void **state)
+{
+	static const char text[] = "I installed torch 2.1 and it does not work\nGPU is an RTX 3090, driver is 470\n";
+	struct paste *p = read_text(text);
+
+	(void)state;
+	assert_false(paste_saw_any(p));
+	assert_int_equal(p->facts->python.status.state, FACT_UNKNOWN);
+	paste_free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_collect_env_cu121_driver_470),
+		cmocka_unit_test(test_collect_env_cpu_build),
+		cmocka_unit_test(test_pip_lines_tag_the_build),
+		cmocka_unit_test(test_nvcc_smi_list_and_print),
+		cmocka_unit_test(test_smi_table_header),
+		cmocka_unit_test(test_dmesg_xid),
+		cmocka_unit_test(test_prose_is_no_report),
+	};
+
+	return cmocka_run_group_tests_name("paste", tests, NULL, NULL);
+}
