@@ -13,9 +13,16 @@
 
 static bool take_run(struct paste *p, const char *line, const struct paste_at *at)
 {
-	const char *run = strstr(line, "docker run ");
+	const char *run = strstr(line, "nvidia-docker run ");
 	bool gpus;
 
+	/* nvidia-docker (version 1, and version 2's wrapper) runs with the NVIDIA runtime */
+	if (run && (run == line || run[-1] == ' ')) {
+		p->run_gpus = 1;
+		str_copy(p->run_line, sizeof(p->run_line), run);
+		return true;
+	}
+	run = strstr(line, "docker run ");
 	if (!run)
 		run = strstr(line, "podman run ");
 	if (!run)
@@ -35,31 +42,32 @@ static bool take_run(struct paste *p, const char *line, const struct paste_at *a
 
 static bool take_prompt(struct paste *p, const char *line, const struct paste_at *at)
 {
-	const char *at_sign = strchr(line, '@'), *colon;
+	const char *at_sign = strchr(line, '@'), *colon, *user;
 	struct container_facts *c = &p->facts->container;
 
-	if (!at_sign || at_sign - line > 32 || !(colon = strchr(at_sign, ':')) || colon - at_sign != 13)
+	if (!at_sign || !(colon = strchr(at_sign, ':')) || colon - at_sign != 13 || !strpbrk(colon, "#$"))
 		return false;
 	for (const char *s = at_sign + 1; s < colon; s++)
 		if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')))
 			return false;
-	for (const char *s = line; s < at_sign; s++)
-		if (char_is_space((unsigned char)*s))
-			return false;
-	if (!strpbrk(colon, "#$"))
+	/* the user name runs back to the line's start or a blank: "(base) root@..." has a conda prefix */
+	for (user = at_sign; user > line && !char_is_space((unsigned char)user[-1]); user--)
+		;
+	if (user == at_sign || at_sign - user > 32)
 		return false;
 	if (!c->in_container) {
 		c->in_container = true;
 		str_copy(c->runtime, sizeof(c->runtime), "unknown");
 		str_printf(c->evidence, sizeof(c->evidence), "the prompt %.*s: a container id as the host name (the paste)",
-			   (int)(colon - line), line);
+			   (int)(colon - user), user);
 	}
 	paste_mark(p, PASTE_CONTAINER, at);
-	return false;	/* the command after the prompt is read too */
+	return true;
 }
 
 bool paste_read_container(struct paste *p, const char *line, const struct paste_at *at)
 {
-	take_prompt(p, line, at);
-	return take_run(p, line, at);
+	bool prompt = take_prompt(p, line, at);
+
+	return take_run(p, line, at) || prompt;
 }

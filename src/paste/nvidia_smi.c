@@ -106,8 +106,23 @@ static bool take_row(struct paste *p, const char *line, const struct paste_at *a
 	return true;
 }
 
+/* /proc/driver/nvidia/version: "NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.223.02  Sat Oct  7 ..." */
+static bool take_nvrm_version(struct paste *p, const char *line, const struct paste_at *at)
+{
+	const char *v = strstr(line, "NVRM version: NVIDIA "), *m;
+	char word[FACT_VER];
+
+	if (!v || !(m = strstr(v, "Kernel Module ")))
+		return false;
+	paste_word(word, sizeof(word), m + strlen("Kernel Module "));
+	paste_driver_version(p, word, at);
+	return true;
+}
+
 bool paste_read_nvidia_smi(struct paste *p, const char *line, const struct paste_at *at)
 {
+	if (take_nvrm_version(p, line, at))
+		return true;
 	if (take_header(p, line, at))
 		return true;
 	if (take_list(p, line, at))

@@ -195,7 +195,7 @@ void paste_gpu(struct paste *p, int index, const char *name, const char *bus, co
 		return;
 	/* the same GPU seen twice (collect_env's list, then nvidia-smi's table) is one GPU */
 	for (int i = 0; i < pci->count && !g; i++)
-		if ((bus[0] && strcmp(pci->gpus[i].address, bus) == 0) || (!bus[0] && index == i))
+		if (bus[0] && pci->gpus[i].address[0] ? strcmp(pci->gpus[i].address, bus) == 0 : index == i)
 			g = &pci->gpus[i];
 	if (!g) {
 		if (pci->count >= MAX_PCI_GPUS) {
@@ -314,7 +314,9 @@ void paste_line(struct paste *p, const char *line, size_t len, int input, unsign
 		p->cudnn_list = false;
 		return;
 	}
-	s = buf;
+	/* reports are often pasted indented (a code block, a quote) */
+	for (s = buf; char_is_space((unsigned char)*s); s++)
+		;
 	for (size_t i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
 		if (readers[i](p, s, &at))
 			return;

@@ -79,7 +79,20 @@ static bool take_os_release(struct paste *p, const char *line, const struct past
 	return false;
 }
 
+/* /proc/version: "Linux version 5.4.91-microsoft-standard-WSL2 (oe-user@oe-host) (gcc version 9.3.0 (GCC)) #1 SMP ..." */
+static bool take_proc_version(struct paste *p, const char *line, const struct paste_at *at)
+{
+	const char *v = strstr(line, "Linux version ");
+	char release[FACT_TEXT];
+
+	if (!v || !strstr(v, " (") || !strchr(v, '#'))
+		return false;
+	paste_word(release, sizeof(release), v + strlen("Linux version "));
+	paste_kernel_release(p, release, at);
+	return true;
+}
+
 bool paste_read_platform(struct paste *p, const char *line, const struct paste_at *at)
 {
-	return take_uname(p, line, at) || take_os_release(p, line, at);
+	return take_uname(p, line, at) || take_proc_version(p, line, at) || take_os_release(p, line, at);
 }

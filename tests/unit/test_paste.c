@@ -3,8 +3,12 @@
  * collect_env from pytorch/pytorch#112553 (torch 2.1.0+cu121 on driver 470.182.03) and #122924 (a CPU build of
  * torch 2.2.2 beside an RTX 4080), the [pip3] lines of #51858, `nvcc --version` from #31876, `nvidia-smi -L`
  * from #99137, nvidia-smi's header and a bare print(torch.__version__) from #85332, nvidia-smi's header from
- * Chia-Network/bladebit#431, an Xid line from NVIDIA/NVSentinel#155. The collect_env format is
- * torch/utils/collect_env.py's env_info_fmt.
+ * Chia-Network/bladebit#431, an Xid line from NVIDIA/NVSentinel#155; nvidia-smi tables from the README of
+ * kimown/docker_debian10_cuda10, NVIDIA/nvidia-docker#1173 and microsoft/WSL#9134 (the Windows TCC/WDDM layout);
+ * run lines from floydhub/dockerfiles#3, NVIDIA/nvidia-docker#1173 and pytorch/pytorch#18690; a container prompt
+ * from coder/code-server#922; /proc/version from microsoft/WSL#6772; /proc/driver/nvidia/version from
+ * weaviate/Verba#72; lspci -nn from RunGp/Nvidiux#4. The collect_env format is torch/utils/collect_env.py's
+ * env_info_fmt.
  */
 #include "testutil.h"
 
@@ -184,6 +188,122 @@ static void test_prose_is_no_report(void **state)
 	paste_free(p);
 }
 
+static void test_smi_tables(void **state)
+{
+	/* kimown/docker_debian10_cuda10 README.md: two T4s, the bus ids nvidia-smi prints with 8 domain digits */
+	static const char t4[] =
+		"| NVIDIA-SMI 450.51.05    Driver Version: 450.51.05    CUDA Version: 11.0     |\n"
+		"|-------------------------------+----------------------+----------------------+\n"
+		"| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |\n"
+		"| Fan  Temp  Perf  Pwr:Usage/Cap|         Memory-Usage | GPU-Util  Compute M. |\n"
+		"|                               |                      |               MIG M. |\n"
+		"|===============================+======================+======================|\n"
+		"|   0  Tesla T4            On   | 00000000:18:00.0 Off |                    0 |\n"
+		"| N/A   38C    P8    10W /  70W |      0MiB / 15109MiB |      0%      Default |\n"
+		"|                               |                      |                  N/A |\n"
+		"+-------------------------------+----------------------+----------------------+\n"
+		"|   1  Tesla T4            On   | 00000000:3B:00.0 Off |                    0 |\n"
+		"| N/A   39C    P8    10W /  70W |      0MiB / 15109MiB |      0%      Default |\n";
+	/* microsoft/WSL#9134: Windows' nvidia-smi cuts long names and prints the driver model, not persistence */
+	static const char wddm[] =
+		"  | GPU  Name            TCC/WDDM | Bus-Id        Disp.A | Volatile Uncorr. ECC |\n"
+		"  |   0  NVIDIA GeForce ... WDDM  | 00000000:0A:00.0  On |                  N/A |\n";
+	/* NVIDIA/nvidia-docker#1173: the run line with --gpus, then the table inside */
+	static const char docker[] =
+		"gojoin@deepro:~/work$ sudo docker run --gpus all 4af27b303053 nvidia-smi\n"
+		"| NVIDIA-SMI 430.50       Driver Version: 430.50       CUDA Version: 10.1     |\n"
+		"| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |\n"
+		"|   0  GeForce RTX 207...  Off  | 00000000:01:00.0 Off |                  N/A |\n";
+	struct paste *p = read_text(t4);
+
+	(void)state;
+	assert_int_equal(p->facts->pci.count, 2);
+	assert_string_equal(p->facts->pci.gpus[0].name, "Tesla T4");
+	assert_string_equal(p->facts->pci.gpus[0].address, "0000:18:00.0");
+	assert_string_equal(p->facts->pci.gpus[1].address, "0000:3B:00.0");
+	assert_string_equal(p->facts->pci.gpus[1].cc, "7.5");
+	assert_string_equal(facts_driver_version(p->facts), "450.51.05");
+	paste_free(p);
+	/* quoted with indentation, as pasted in a code block */
+	p = read_text(wddm);
+	assert_string_equal(p->facts->pci.gpus[0].name, "NVIDIA GeForce ...");
+	assert_string_equal(p->facts->pci.gpus[0].cc, "");	/* a cut name is no model */
+	paste_free(p);
+	p = read_text(docker);
+	assert_int_equal(p->run_gpus, 1);
+	assert_string_equal(p->facts->pci.gpus[0].name, "GeForce RTX 207...");
+	assert_string_equal(facts_driver_version(p->facts), "430.50");
+	paste_free(p);
+}
+
+static void test_run_lines_and_prompt(void **state)
+{
+	struct paste *p;
+
+	(void)state;
+	/* floydhub/dockerfiles#3: no GPU flag */
+	p = read_text("$ sudo docker run  -t -i floydhub/pytorch:latest-gpu-py3 ipython\n");
+	assert_int_equal(p->run_gpus, 0);
+	assert_string_equal(p->run_line, "docker run  -t -i floydhub/pytorch:latest-gpu-py3 ipython");
+	paste_free(p);
+	/* pytorch/pytorch#18690: nvidia-docker runs with the NVIDIA runtime */
+	p = read_text("NV_GPU=0 nvidia-docker run -it --rm pytorch/pytorch:1.0.1-cuda10.0-cudnn7-devel \n");
+	assert_int_equal(p->run_gpus, 1);
+	paste_free(p);
+	/* coder/code-server#922: the host name is the container's id */
+	p = read_text("coder@15a2d07c1ad2:~/project$ nvidia-smi\nbash: nvidia-smi: command not found\n");
+	assert_true(p->facts->container.in_container);
+	assert_true(paste_saw(p, PASTE_CONTAINER));
+	assert_string_equal(p->facts->container.evidence,
+			    "the prompt coder@15a2d07c1ad2: a container id as the host name (the paste)");
+	paste_free(p);
+	/* a table row without its header is not read as one */
+	p = read_text("|   0  Tesla T4            On   | 00000000:18:00.0 Off |                    0 |\n");
+	assert_false(paste_saw(p, PASTE_GPU));
+	paste_free(p);
+	/* a host name that is not twelve hex digits is no container */
+	p = read_text("gojoin@deepro:~/work$ nvidia-smi\n");
+	assert_false(p->facts->container.in_container);
+	paste_free(p);
+}
+
+static void test_kernel_and_driver_files(void **state)
+{
+	/* microsoft/WSL#6772 (/proc/version), weaviate/Verba#72 (/proc/driver/nvidia/version) */
+	static const char text[] =
+		"Linux version 5.4.91-microsoft-standard-WSL2 (oe-user@oe-host) (gcc version 9.3.0 (GCC)) #1 SMP Mon Jan 25 "
+		"18:39:31 UTC 2021\n"
+		"NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.223.02  Sat Oct  7 15:39:11 UTC 2023\n";
+	struct paste *p = read_text(text);
+
+	(void)state;
+	assert_string_equal(p->facts->system.kernel_release, "5.4.91-microsoft-standard-WSL2");
+	assert_true(p->facts->container.wsl);
+	assert_int_equal(p->facts->container.wsl_version, 2);
+	assert_string_equal(facts_driver_version(p->facts), "470.223.02");
+	paste_free(p);
+}
+
+static void test_lspci(void **state)
+{
+	/* RunGp/Nvidiux#4: with a marketing name, and without one (the id alone names it) */
+	static const char text[] =
+		"02:00.0 VGA compatible controller [0300]: NVIDIA Corporation GF110 [GeForce GTX 570] [10de:1081](rev a1) "
+		"(prog-if 00 [VGA controller])\n"
+		"01:00.0 VGA compatible controller [0300]: NVIDIA Corporation Device [10de:13c2](rev a1) (prog-if 00 [VGA "
+		"controller])\n";
+	struct paste *p = read_text(text);
+
+	(void)state;
+	assert_int_equal(p->facts->pci.count, 2);
+	assert_string_equal(p->facts->pci.gpus[0].address, "0000:02:00.0");
+	assert_string_equal(p->facts->pci.gpus[0].name, "GeForce GTX 570");
+	assert_int_equal(p->facts->pci.gpus[0].device, 0x1081);
+	assert_int_equal(p->facts->pci.gpus[1].device, 0x13c2);
+	assert_string_equal(p->facts->pci.gpus[1].cc, "5.2");	/* GTX 970 */
+	paste_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +314,10 @@ int main(void)
 		cmocka_unit_test(test_smi_table_header),
 		cmocka_unit_test(test_dmesg_xid),
 		cmocka_unit_test(test_prose_is_no_report),
+		cmocka_unit_test(test_smi_tables),
+		cmocka_unit_test(test_run_lines_and_prompt),
+		cmocka_unit_test(test_kernel_and_driver_files),
+		cmocka_unit_test(test_lspci),
 	};
 
 	return cmocka_run_group_tests_name("paste", tests, NULL, NULL);
