@@ -20,6 +20,10 @@ static void take_os(struct paste *p, const char *v, const struct paste_at *at)
 
 	if (!v[0] || strcmp(v, "Could not collect") == 0)
 		return;
+	if (str_starts_with(v, "Microsoft Windows"))
+		str_copy(sys->os_id, sizeof(sys->os_id), "windows");
+	else if (str_starts_with(v, "Mac OSX") || str_starts_with(v, "macOS"))
+		str_copy(sys->os_id, sizeof(sys->os_id), "macos");
 	if (open && v[n - 1] == ')' && open > v) {
 		str_printf(sys->os_pretty, sizeof(sys->os_pretty), "%.*s", (int)(open - v - 1), v);
 		str_printf(sys->arch, sizeof(sys->arch), "%.*s", (int)(v + n - 1 - open - 1), open + 1);
@@ -36,8 +40,14 @@ static void take_platform(struct paste *p, const char *v, const struct paste_at 
 	const char *rel = paste_after(v, "Linux-");
 	char release[FACT_TEXT];
 
-	if (!rel)
+	if (!rel) {
+		/* "Windows-10-10.0.22631-SP0", "macOS-14.1-arm64-arm-64bit" */
+		if (str_starts_with(v, "Windows-") || str_starts_with(v, "macOS-")) {
+			str_copy(p->facts->system.os_id, sizeof(p->facts->system.os_id), v[0] == 'W' ? "windows" : "macos");
+			paste_mark(p, PASTE_OS, at);
+		}
 		return;
+	}
 	for (size_t i = 0; i < sizeof(machines) / sizeof(machines[0]); i++) {
 		const char *m = strstr(rel, machines[i]);
 

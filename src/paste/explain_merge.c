@@ -97,8 +97,20 @@ static void add_fact_values(struct explain_cause *c, const struct paste *p, unsi
 		add_value(c, "gpu", f->pci.gpus[0].name);
 }
 
-/* The rule's fix steps (the fix and its alternatives), before what c has: it knows the paste's versions. */
-static void take_fix(struct explain_cause *c, const struct finding *f)
+/*
+ * A step the planner wrote that holds on the paste's system too: on Windows and macOS only pip's own
+ * commands (the planner writes Linux's: sudo, shell quoting, distribution packages).
+ */
+static bool step_fits(const struct fix_step *st, bool linux)
+{
+	return linux || (st->command && str_starts_with(st->command, "python -m pip "));
+}
+
+/*
+ * The rule's fix steps (the fix and its alternatives), before what c has: it knows the paste's versions.
+ * Off Linux only the pip steps of the fix are taken, no alternative.
+ */
+static void take_fix(struct explain_cause *c, const struct finding *f, bool linux)
 {
 	struct fix_step keep[FINDING_MAX_FIX];
 	int nkeep = c->nfix, alt_base;
@@ -106,7 +118,7 @@ static void take_fix(struct explain_cause *c, const struct finding *f)
 	memcpy(keep, c->fix, sizeof(keep[0]) * (size_t)nkeep);
 	c->nfix = 0;
 	for (int i = 0; i < f->nfix && c->nfix < FINDING_MAX_FIX; i++) {
-		if (f->fix[i].alt)
+		if (f->fix[i].alt || !step_fits(&f->fix[i], linux))
 			continue;
 		c->fix[c->nfix].text = str_dup(f->fix[i].text);
 		c->fix[c->nfix].command = f->fix[i].command ? str_dup(f->fix[i].command) : NULL;
@@ -114,10 +126,10 @@ static void take_fix(struct explain_cause *c, const struct finding *f)
 	}
 	/* the rule's alternatives after c's own */
 	alt_base = c->nalt;
-	for (int k = 0; k < f->nalt && c->nalt < FINDING_MAX_ALTS; k++)
+	for (int k = 0; linux && k < f->nalt && c->nalt < FINDING_MAX_ALTS; k++)
 		c->alt_titles[c->nalt++] = str_dup(f->alt_titles[k]);
 	for (int i = 0; i < f->nfix && c->nfix < FINDING_MAX_FIX; i++) {
-		if (!f->fix[i].alt || alt_base + f->fix[i].alt > c->nalt)
+		if (!linux || !f->fix[i].alt || alt_base + f->fix[i].alt > c->nalt)
 			continue;
 		c->fix[c->nfix].text = str_dup(f->fix[i].text);
 		c->fix[c->nfix].command = f->fix[i].command ? str_dup(f->fix[i].command) : NULL;
@@ -133,6 +145,16 @@ static void take_fix(struct explain_cause *c, const struct finding *f)
 	}
 }
 
+static int by_position(const void *a, const void *b)
+{
+	const struct explain_line *x = a, *y = b;
+
+	if (x->input != y->input)
+		return x->input < y->input ? -1 : 1;
+	return x->number < y->number ? -1 : x->number > y->number;
+}
+
+/* The report lines the rule's facts came from, in the order of the text. */
 static void add_lines(struct explain_cause *c, const struct paste *p, unsigned needs)
 {
 	for (int s = 0; s < PASTE_NSECTIONS && c->nlines < EXPLAIN_MAX_LINES; s++) {
@@ -146,6 +168,7 @@ static void add_lines(struct explain_cause *c, const struct paste *p, unsigned n
 		c->nlines++;
 		c->count++;
 	}
+	qsort(c->lines, (size_t)c->nlines, sizeof(c->lines[0]), by_position);
 }
 
 static int merge_finding(struct explain_report *r, const struct paste *p, const struct finding *f, unsigned needs)
@@ -180,7 +203,7 @@ static int merge_finding(struct explain_report *r, const struct paste *p, const 
 	c->confidence = 100;	/* the rule's own conclusion from versions the paste printed */
 	str_printf(c->paste_evidence, sizeof(c->paste_evidence), "%s", f->title);
 	add_fact_values(c, p, needs);
-	take_fix(c, f);
+	take_fix(c, f, !paste_not_linux(p));
 	place(r, i);
 	return 0;
 }

@@ -377,6 +377,13 @@ bool paste_saw(const struct paste *p, enum paste_section s)
 	return p && (p->seen & (1u << s));
 }
 
+bool paste_not_linux(const struct paste *p)
+{
+	const char *id = p->facts->system.os_id;
+
+	return strcmp(id, "windows") == 0 || strcmp(id, "macos") == 0;
+}
+
 bool paste_saw_any(const struct paste *p)
 {
 	return p && p->seen;

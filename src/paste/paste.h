@@ -79,6 +79,8 @@ void paste_finish(struct paste *p);
 /* Whether the paste showed that section, or anything at all. */
 bool paste_saw(const struct paste *p, enum paste_section s);
 bool paste_saw_any(const struct paste *p);
+/* Whether the paste shows Windows or macOS (not WSL, which is Linux): the fix planner's commands are Linux's. */
+bool paste_not_linux(const struct paste *p);
 /* "the torch build", "the driver version", ...: what a section is, for "not in the paste: ...". */
 const char *paste_section_what(enum paste_section s);
 /* The name the JSON uses: "os", "gpu", "driver", "torch", "toolkit", "cudnn", "kernel-log", "container". */

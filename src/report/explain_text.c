@@ -82,13 +82,14 @@ static void print_cause(struct textfmt *t, const struct explain_report *r, const
 		tf_wrap(t, 2, 2, c->detail);
 	if (c->doctor_note)
 		tf_wrapf(t, 2, 4, "this machine: %s", c->doctor_note);
-	if (c->paste_evidence[0])
+	if (c->paste_evidence[0] && strcmp(c->paste_evidence, c->title) != 0)
 		tf_wrapf(t, 2, 4, "from the paste: %s", c->paste_evidence);
 	{
 		char missing[256];
 
 		if (explain_paste_missing(r, c, missing, sizeof(missing)))
-			tf_wrapf(t, 2, 4, "not in the paste: %s", missing);
+			tf_wrapf(t, 2, 4, "not in the paste: %s (the output of `python -m torch.utils.collect_env` settles it)",
+				 missing);
 	}
 	if (c->nfix > 0)
 		report_fix_steps(t, c->fix, c->nfix, (const char *const *)c->alt_titles, c->nalt);
