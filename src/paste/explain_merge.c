@@ -33,6 +33,11 @@ static const struct {
 	/* rules_torch.c check_build: the torch build, and a GPU present */
 	{ CAUSE_TORCH_CPU_ONLY, S(PASTE_TORCH) | S(PASTE_GPU) },
 	{ CAUSE_TORCH_ROCM_BUILD, S(PASTE_TORCH) | S(PASTE_GPU) },
+	/*
+	 * rules_platform.c check_wsl_driver: WSL (the kernel release), and a libcuda.so.1 outside /usr/lib/wsl in the
+	 * loader cache (its other evidence, the module on disk and DKMS, no paste shows: false, never a trigger)
+	 */
+	{ CAUSE_WSL_DRIVER, S(PASTE_CONTAINER) | S(PASTE_LIBS) },
 };
 
 /* See paste.h. */

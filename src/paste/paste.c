@@ -22,6 +22,7 @@ static const struct {
 	[PASTE_CUDNN] = { "cudnn", "the cuDNN libraries" },
 	[PASTE_KERNLOG] = { "kernel-log", "the kernel log" },
 	[PASTE_CONTAINER] = { "container", "the container or WSL" },
+	[PASTE_LIBS] = { "libraries", "the loader cache (ldconfig -p)" },
 };
 
 /* See paste.h: the caller frees it with paste_free. */
@@ -289,6 +290,7 @@ void paste_kernel_release(struct paste *p, const char *release, const struct pas
 /* The readers in the order they are offered a line; the first that takes it ends the offer. */
 static bool (*const readers[])(struct paste *, const char *, const struct paste_at *) = {
 	paste_read_collect_env, paste_read_nvidia_smi, paste_read_nvcc, paste_read_platform, paste_read_kernel,
+	paste_read_ldconfig,
 	paste_read_container, paste_read_packages, paste_read_torch_print,
 };
 
@@ -357,9 +359,11 @@ void paste_finish(struct paste *p)
 	set_status(&f->kmod.status, false);
 	set_status(&f->kmod.modules_status, false);
 	set_status(&f->kmod.on_disk_status, false);
-	set_status(&f->libs.ldcache_status, false);
-	set_status(&f->libs.cuda.status, false);
-	set_status(&f->libs.nvml.status, false);
+	set_status(&f->libs.ldcache_status, paste_saw(p, PASTE_LIBS));
+	set_status(&f->libs.cuda.status, f->libs.cuda.count > 0);
+	set_status(&f->libs.nvml.status, f->libs.nvml.count > 0);
+	if (paste_saw(p, PASTE_LIBS))
+		str_copy(f->libs.ldcache_source, sizeof(f->libs.ldcache_source), "ldconfig -p (the paste)");
 	set_status(&f->toolkits.status, paste_saw(p, PASTE_TOOLKIT));
 	set_status(&f->cudnn.status, paste_saw(p, PASTE_CUDNN));
 	set_status(&f->container_host.status, false);

@@ -33,6 +33,7 @@ enum paste_section {
 	PASTE_CUDNN,		/* cudnn: the libraries collect_env lists */
 	PASTE_KERNLOG,		/* kernlog: NVRM lines (Xids, refusals) */
 	PASTE_CONTAINER,	/* container: WSL, a container prompt */
+	PASTE_LIBS,		/* libs: libcuda.so.1 and libnvidia-ml.so.1 in the loader cache (ldconfig -p) */
 	PASTE_NSECTIONS
 };
 
@@ -83,7 +84,7 @@ bool paste_saw_any(const struct paste *p);
 bool paste_not_linux(const struct paste *p);
 /* "the torch build", "the driver version", ...: what a section is, for "not in the paste: ...". */
 const char *paste_section_what(enum paste_section s);
-/* The name the JSON uses: "os", "gpu", "driver", "torch", "toolkit", "cudnn", "kernel-log", "container". */
+/* The name the JSON uses: "os", "gpu", "driver", "torch", "toolkit", "cudnn", "kernel-log", "container", "libraries". */
 const char *paste_section_name(enum paste_section s);
 
 /*

@@ -13,6 +13,7 @@
 #include "testutil.h"
 
 #include "paste/paste.h"
+#include "rules/rules.h"
 #include "util/str.h"
 
 static struct paste *read_text(const char *text)
@@ -304,6 +305,71 @@ static void test_lspci(void **state)
 	paste_free(p);
 }
 
+static void test_ldconfig(void **state)
+{
+	/* torch/cutorch#809: `ldconfig -p | grep libcuda`; the 32-bit entries are not a 64-bit Python's */
+	static const char text[] =
+		"libcudart.so.9.1 (libc6,x86-64) => /opt/cuda/lib64/libcudart.so.9.1\n"
+		"libcuda.so.1 (libc6,x86-64) => /usr/lib/libcuda.so.1\n"
+		"libcuda.so.1 (libc6) => /usr/lib32/libcuda.so.1\n"
+		"libcuda.so (libc6,x86-64) => /usr/lib/libcuda.so\n";
+	struct paste *p = read_text(text);
+
+	(void)state;
+	assert_true(paste_saw(p, PASTE_LIBS));
+	assert_int_equal(p->facts->libs.cuda.count, 1);
+	assert_string_equal(p->facts->libs.cuda.candidates[0].path, "/usr/lib/libcuda.so.1");
+	assert_int_equal(p->facts->libs.cuda.candidates[0].origin, LIB_FROM_LDCACHE);
+	assert_int_equal(p->facts->libs.cuda.status.state, FACT_OK);
+	assert_int_equal(p->facts->libs.nvml.status.state, FACT_UNKNOWN);
+	paste_free(p);
+}
+
+/*
+ * The gate for wsl.driver: the rule reads WSL and the loader cache's libcuda.so.1. Lines from two public reports
+ * put together for the test (no single report pastes both): /proc/version of WSL 2 from microsoft/WSL#6772, a
+ * Linux driver's libcuda in the cache from torch/cutorch#809.
+ */
+static void test_wsl_driver_gate(void **state)
+{
+	static const char wsl[] = "Linux version 5.4.91-microsoft-standard-WSL2 (oe-user@oe-host) (gcc version 9.3.0 (GCC)) "
+				  "#1 SMP Mon Jan 25 18:39:31 UTC 2021\n";
+	static const char lib[] = "libcuda.so.1 (libc6,x86-64) => /usr/lib/libcuda.so.1\n";
+	char both[512];
+	struct diagnosis d;
+	struct paste *p;
+	unsigned needs = paste_cause_needs(CAUSE_WSL_DRIVER);
+
+	(void)state;
+	str_printf(both, sizeof(both), "%s%s", wsl, lib);
+	p = read_text(both);
+	assert_int_equal(needs & ~p->seen, 0);
+	rules_run(p->facts, &d);
+	assert_non_null(findings_get(&d.findings, CAUSE_WSL_DRIVER));
+	diagnosis_release(&d);
+	paste_free(p);
+	/* WSL alone: the cache was not in the paste, so the rule's finding may not be taken */
+	p = read_text(wsl);
+	assert_int_not_equal(needs & ~p->seen, 0);
+	paste_free(p);
+	/* a Linux libcuda without WSL: the rule does not fire */
+	p = read_text(lib);
+	rules_run(p->facts, &d);
+	assert_null(findings_get(&d.findings, CAUSE_WSL_DRIVER));
+	diagnosis_release(&d);
+	paste_free(p);
+}
+
+static void test_gate_table(void **state)
+{
+	(void)state;
+	/* conclusions of absence are never taken from a paste */
+	assert_int_equal(paste_cause_needs(CAUSE_GPU_NONE), 0);
+	assert_int_equal(paste_cause_needs(CAUSE_DRIVER_NOT_INSTALLED), 0);
+	assert_int_equal(paste_cause_needs(CAUSE_TORCH_NOT_INSTALLED), 0);
+	assert_int_equal(paste_cause_needs(CAUSE_TORCH_DRIVER_TOO_OLD), (1u << PASTE_TORCH) | (1u << PASTE_DRIVER));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +384,9 @@ int main(void)
 		cmocka_unit_test(test_run_lines_and_prompt),
 		cmocka_unit_test(test_kernel_and_driver_files),
 		cmocka_unit_test(test_lspci),
+		cmocka_unit_test(test_ldconfig),
+		cmocka_unit_test(test_wsl_driver_gate),
+		cmocka_unit_test(test_gate_table),
 	};
 
 	return cmocka_run_group_tests_name("paste", tests, NULL, NULL);
