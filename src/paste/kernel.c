@@ -25,11 +25,15 @@ static bool take_dmesg(struct paste *p, const char *line, const struct paste_at 
 	if (!strstr(line, "NVRM:") && !strstr(line, "probe with driver nvidia") && !strstr(line, "nvidia: probe of"))
 		return false;
 	if (s[0] == '[') {
-		char *end;
+		/* dmesg's "[ 1843.300000] ": seconds since boot, read without the locale */
+		char stamp[32];
+		const char *close = strchr(s, ']');
 
-		seconds = strtod(s + 1, &end);
-		if (*end != ']')
-			seconds = -1;
+		if (close && (size_t)(close - s) < sizeof(stamp)) {
+			str_printf(stamp, sizeof(stamp), "%.*s", (int)(close - s - 1), s + 1);
+			if (str_to_decimal(str_trim(stamp), &seconds) < 0)
+				seconds = -1;
+		}
 	}
 	kernlog_take_line(k, (struct kernlog_scan *)p->klog, line, seconds);
 	paste_mark(p, PASTE_KERNLOG, at);

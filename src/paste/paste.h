@@ -84,7 +84,7 @@ bool paste_saw_any(const struct paste *p);
 bool paste_not_linux(const struct paste *p);
 /* "the torch build", "the driver version", ...: what a section is, for "not in the paste: ...". */
 const char *paste_section_what(enum paste_section s);
-/* The name the JSON uses: "os", "gpu", "driver", "torch", "toolkit", "cudnn", "kernel-log", "container", "libraries". */
+/* The JSON's name: "os", "gpu", "driver", "torch", "toolkit", "cudnn", "kernel-log", "container", "libraries". */
 const char *paste_section_name(enum paste_section s);
 
 /*

@@ -79,7 +79,7 @@ static bool take_os_release(struct paste *p, const char *line, const struct past
 	return false;
 }
 
-/* /proc/version: "Linux version 5.4.91-microsoft-standard-WSL2 (oe-user@oe-host) (gcc version 9.3.0 (GCC)) #1 SMP ..." */
+/* /proc/version: "Linux version 5.4.91-microsoft-standard-WSL2 (oe-user@oe-host) (gcc version 9.3.0 ...) #1 SMP ..." */
 static bool take_proc_version(struct paste *p, const char *line, const struct paste_at *at)
 {
 	const char *v = strstr(line, "Linux version ");

@@ -174,6 +174,7 @@ static void test_dmesg_xid(void **state)
 	assert_true(paste_saw(p, PASTE_KERNLOG));
 	assert_int_equal(p->facts->kernlog.nxids, 1);
 	assert_int_equal(p->facts->kernlog.xids[0].xid, 79);
+	assert_true(p->facts->kernlog.xids[0].seconds > 1843.29 && p->facts->kernlog.xids[0].seconds < 1843.31);
 	assert_int_equal(p->facts->kernlog.status.state, FACT_OK);
 	paste_free(p);
 }
