@@ -112,41 +112,34 @@ static bool step_fits(const struct fix_step *st, bool linux)
 }
 
 /*
- * The rule's fix steps (the fix and its alternatives), before what c has: it knows the paste's versions.
- * Off Linux only the pip steps of the fix are taken, no alternative.
+ * The rule's fix (its steps and alternatives) in place of what c has: it was planned from the versions the
+ * paste printed, where the catalog's steps are general ones (two plans mixed would contradict each other).
+ * Off Linux only the pip steps of the fix are taken, no alternative. When nothing of the rule's fits, c keeps
+ * its own.
  */
 static void take_fix(struct explain_cause *c, const struct finding *f, bool linux)
 {
-	struct fix_step keep[FINDING_MAX_FIX];
-	int nkeep = c->nfix, alt_base;
+	bool any = false;
 
-	memcpy(keep, c->fix, sizeof(keep[0]) * (size_t)nkeep);
-	c->nfix = 0;
-	for (int i = 0; i < f->nfix && c->nfix < FINDING_MAX_FIX; i++) {
-		if (f->fix[i].alt || !step_fits(&f->fix[i], linux))
-			continue;
-		c->fix[c->nfix].text = str_dup(f->fix[i].text);
-		c->fix[c->nfix].command = f->fix[i].command ? str_dup(f->fix[i].command) : NULL;
-		c->fix[c->nfix++].alt = 0;
+	for (int i = 0; i < f->nfix && !any; i++)
+		any = f->fix[i].alt == 0 && step_fits(&f->fix[i], linux);
+	if (!any)
+		return;
+	for (int i = 0; i < c->nfix; i++) {
+		free(c->fix[i].text);
+		free(c->fix[i].command);
 	}
-	/* the rule's alternatives after c's own */
-	alt_base = c->nalt;
-	for (int k = 0; linux && k < f->nalt && c->nalt < FINDING_MAX_ALTS; k++)
+	for (int k = 0; k < c->nalt; k++)
+		free(c->alt_titles[k]);
+	c->nfix = c->nalt = 0;
+	for (int k = 0; linux && k < f->nalt; k++)
 		c->alt_titles[c->nalt++] = str_dup(f->alt_titles[k]);
 	for (int i = 0; i < f->nfix && c->nfix < FINDING_MAX_FIX; i++) {
-		if (!linux || !f->fix[i].alt || alt_base + f->fix[i].alt > c->nalt)
+		if (!step_fits(&f->fix[i], linux) || (f->fix[i].alt && !linux) || f->fix[i].alt > c->nalt)
 			continue;
 		c->fix[c->nfix].text = str_dup(f->fix[i].text);
 		c->fix[c->nfix].command = f->fix[i].command ? str_dup(f->fix[i].command) : NULL;
-		c->fix[c->nfix++].alt = alt_base + f->fix[i].alt;
-	}
-	for (int i = 0; i < nkeep; i++) {
-		if (c->nfix < FINDING_MAX_FIX && !(keep[i].command && findings_fix_has(f, keep[i].command))) {
-			c->fix[c->nfix++] = keep[i];
-			continue;
-		}
-		free(keep[i].text);
-		free(keep[i].command);
+		c->fix[c->nfix++].alt = f->fix[i].alt;
 	}
 }
 
