@@ -169,6 +169,27 @@ static void add_lines(struct explain_cause *c, const struct paste *p, unsigned n
 	qsort(c->lines, (size_t)c->nlines, sizeof(c->lines[0]), by_position);
 }
 
+/* The rule's conclusion, then the report lines it read: "...; this machine has 470.182.03 (line 21: Nvidia ...)". */
+static void paste_evidence(struct explain_cause *c, const struct paste *p, const struct finding *f, unsigned needs)
+{
+	size_t used = (size_t)snprintf(c->paste_evidence, sizeof(c->paste_evidence), "%s", f->title);
+	struct explain_line at[PASTE_NSECTIONS];
+	int n = 0;
+
+	for (int s = 0; s < PASTE_NSECTIONS; s++) {
+		if (!(needs & S(s)) || p->first[s].number == 0)
+			continue;
+		at[n].input = p->first[s].input;
+		at[n].number = p->first[s].number;
+		str_copy(at[n].text, sizeof(at[n].text), p->first[s].text);
+		n++;
+	}
+	qsort(at, (size_t)n, sizeof(at[0]), by_position);
+	for (int i = 0; i < n && used < sizeof(c->paste_evidence); i++)
+		used += (size_t)snprintf(c->paste_evidence + used, sizeof(c->paste_evidence) - used, "%sline %lu: %.60s%s",
+					 i ? "; " : " (", at[i].number, at[i].text, i == n - 1 ? ")" : "");
+}
+
 static int merge_finding(struct explain_report *r, const struct paste *p, const struct finding *f, unsigned needs)
 {
 	struct explain_cause *c = NULL;
@@ -199,7 +220,7 @@ static int merge_finding(struct explain_report *r, const struct paste *p, const 
 		add_lines(c, p, needs);
 	}
 	c->confidence = 100;	/* the rule's own conclusion from versions the paste printed */
-	str_printf(c->paste_evidence, sizeof(c->paste_evidence), "%s", f->title);
+	paste_evidence(c, p, f, needs);
 	add_fact_values(c, p, needs);
 	take_fix(c, f, !paste_not_linux(p));
 	place(r, i);

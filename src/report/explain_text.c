@@ -82,7 +82,7 @@ static void print_cause(struct textfmt *t, const struct explain_report *r, const
 		tf_wrap(t, 2, 2, c->detail);
 	if (c->doctor_note)
 		tf_wrapf(t, 2, 4, "this machine: %s", c->doctor_note);
-	if (c->paste_evidence[0] && strcmp(c->paste_evidence, c->title) != 0)
+	if (c->paste_evidence[0] && c->from == EXPLAIN_FROM_BOTH)
 		tf_wrapf(t, 2, 4, "from the paste: %s", c->paste_evidence);
 	{
 		char missing[256];
