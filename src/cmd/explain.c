@@ -13,6 +13,7 @@
 #include "cmd/machine.h"
 #include "cmd/options.h"
 #include "explain/join.h"
+#include "paste/paste_explain.h"
 #include "report/report_explain.h"
 #include "rules/rules.h"
 
@@ -103,6 +104,9 @@ static int run_explain(const struct cmd_options *opts)
 		explain_close(s);
 		return EXIT_INTERNAL;
 	}
+	/* what a pasted report (collect_env, nvidia-smi, pip list, ...) shows, through the doctor's rules */
+	if (explain_merge_paste(s, &report) < 0)
+		fprintf(stderr, "gpudoctor explain: out of memory reading the paste's facts\n");
 	if (opts->with_doctor)
 		join_doctor(opts, &report);
 	if (!(out = cmd_out_open(&o))) {

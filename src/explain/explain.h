@@ -53,7 +53,12 @@ struct explain_cause {
 	/* set by explain_join_doctor() */
 	bool confirmed;			/* the doctor found the same cause on this machine */
 	char *doctor_note;
+	/* set by explain_merge_paste() (paste/paste_explain.h) */
+	int from;			/* EXPLAIN_FROM_*: a signature matched, the paste's facts showed it, or both */
+	char paste_evidence[EXPLAIN_LINE_TEXT];	/* the rule's own words over the paste's facts, "" none */
 };
+
+enum { EXPLAIN_FROM_SIGNATURE, EXPLAIN_FROM_FACTS, EXPLAIN_FROM_BOTH };
 
 struct explain_report {
 	struct explain_cause *causes;
@@ -61,9 +66,11 @@ struct explain_report {
 	unsigned long long bytes, lines;	/* scanned */
 	const char *inputs[EXPLAIN_MAX_INPUTS];	/* names, owned by the scanner */
 	int ninputs;
+	const struct paste *paste;	/* the facts the text showed (borrowed from the scanner), NULL none */
 };
 
 struct explain_scanner;
+struct paste;
 
 /* A scanner over the compiled-in catalog; NULL with err set on failure. */
 struct explain_scanner *explain_open(struct error *err);

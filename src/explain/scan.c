@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "explain/internal_patterns.h"
+#include "paste/paste.h"
 #include "util/str.h"
 
 #define BUFFER_SIZE (1u << 20)
@@ -46,7 +47,8 @@ struct explain_scanner *explain_open(struct error *err)
 	}
 	s->buf = malloc(BUFFER_SIZE);
 	s->regex = calloc(catalog_rows(), sizeof(*s->regex));
-	if (!s->buf || !s->regex) {
+	s->paste = paste_new();
+	if (!s->buf || !s->regex || !s->paste) {
 		error_set(err, "out of memory");
 		explain_close(s);
 		return NULL;
@@ -85,6 +87,7 @@ void explain_close(struct explain_scanner *s)
 	for (int i = 0; i < s->ninputs; i++)
 		free(s->inputs[i]);
 	free(s->buf);
+	paste_free(s->paste);
 	free(s);
 }
 
@@ -370,6 +373,9 @@ static void scan_region(struct explain_scanner *s, char *p, size_t n)
 	s->counted = 0;
 	s->count_line = s->line_base;
 	hs_scan(s->db, p, (unsigned)n, 0, s->scratch, on_match, s);
+	/* the facts of a pasted report (src/paste): only the first PASTE_MAX_BYTES are read */
+	if (s->paste->bytes < PASTE_MAX_BYTES)
+		paste_feed(s->paste, p, n, s->ninputs - 1, s->line_base);
 	s->line_base = line_at(s, n);
 	s->bytes += n;
 }

@@ -55,6 +55,7 @@ struct explain_scanner {
 	int ninputs;
 	unsigned long long bytes, lines;
 	bool tee_failed;
+	struct paste *paste;		/* the facts the text shows (src/paste), read from its first lines */
 };
 
 /* The catalog: data/explain_signatures.tsv and data/xid.tsv as compiled in. */

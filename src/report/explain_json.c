@@ -4,6 +4,25 @@
  */
 #include "report/report_explain.h"
 
+#include "paste/paste.h"
+#include "paste/paste_explain.h"
+
+static const char *const from_names[] = { "signature", "facts", "both" };
+
+/* What the paste showed: the doctor's facts JSON, and which sections were seen. */
+static json_t *paste_json(const struct paste *p)
+{
+	json_t *seen = json_array(), *unseen = json_array(), *o;
+
+	for (int s = 0; s < PASTE_NSECTIONS; s++)
+		json_array_append_new(paste_saw(p, (enum paste_section)s) ? seen : unseen,
+				      json_text(paste_section_name((enum paste_section)s)));
+	o = json_pack("{s:o, s:o}", "seen", seen, "not_seen", unseen);
+	if (p->run_gpus >= 0)
+		json_object_set_new(o, "run", json_pack("{s:o, s:b}", "line", json_text(p->run_line), "gpus", p->run_gpus == 1));
+	return o;
+}
+
 /*
  * See report_explain.h: the caller owns the result. Input names are read from r, which borrows them from
  * the scanner: call before explain_close.
@@ -38,8 +57,30 @@ json_t *report_explain_json(const struct explain_report *r)
 		json_object_set_new(o, "alternatives", alts);
 		if (c->doctor_note)
 			json_object_set_new(o, "doctor", json_text(c->doctor_note));
+		json_object_set_new(o, "from", json_string(from_names[c->from]));
+		if (c->paste_evidence[0])
+			json_object_set_new(o, "paste_evidence", json_text(c->paste_evidence));
+		{
+			char missing[256];
+
+			if (explain_paste_missing(r, c, missing, sizeof(missing)))
+				json_object_set_new(o, "not_in_paste", json_text(missing));
+		}
 		json_array_append_new(causes, o);
 	}
-	return json_pack("{s:s, s:b, s:{s:I, s:I, s:o}, s:o}", "schema", EXPLAIN_SCHEMA, "recognised", r->count > 0,
-		"scanned", "bytes", (json_int_t)r->bytes, "lines", (json_int_t)r->lines, "inputs", inputs, "causes", causes);
+	{
+		json_t *out = json_pack("{s:s, s:b, s:{s:I, s:I, s:o}, s:o}", "schema", EXPLAIN_SCHEMA, "recognised",
+			r->count > 0, "scanned", "bytes", (json_int_t)r->bytes, "lines", (json_int_t)r->lines, "inputs", inputs,
+			"causes", causes);
+
+		/* the facts the text showed; null when it showed none */
+		if (out && r->paste && paste_saw_any(r->paste)) {
+			json_object_set_new(out, "facts", report_facts_json(r->paste->facts));
+			json_object_set_new(out, "paste", paste_json(r->paste));
+		} else if (out) {
+			json_object_set_new(out, "facts", json_null());
+			json_object_set_new(out, "paste", json_null());
+		}
+		return out;
+	}
 }

@@ -7,7 +7,45 @@
 
 #include <string.h>
 
+#include "paste/paste.h"
+#include "paste/paste_explain.h"
 #include "report/textfmt.h"
+
+/* A short block: what the paste showed, for the reader to check against the machine. */
+static void print_paste(struct textfmt *t, const struct explain_report *r)
+{
+	const struct paste *p = r->paste;
+	const struct facts *f;
+	char buf[512] = "";
+	size_t used = 0;
+
+	if (!p || !paste_saw_any(p))
+		return;
+	f = p->facts;
+	if (paste_saw(p, PASTE_TORCH) && f->python.ntorch > 0)
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "torch %s (CUDA %s)", f->python.torches[0].version,
+					 f->python.torches[0].cuda[0] ? f->python.torches[0].cuda : "none");
+	if (paste_saw(p, PASTE_DRIVER) && used < sizeof(buf))
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%sdriver %s", used ? ", " : "",
+					 facts_driver_version(f));
+	if (paste_saw(p, PASTE_GPU) && f->pci.count > 0 && used < sizeof(buf))
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s", used ? ", " : "", f->pci.gpus[0].name);
+	if (paste_saw(p, PASTE_TOOLKIT) && used < sizeof(buf))
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%snvcc %s", used ? ", " : "",
+					 f->toolkits.items[0].version);
+	if (paste_saw(p, PASTE_OS) && used < sizeof(buf))
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s", used ? ", " : "",
+					 f->system.os_pretty[0] ? f->system.os_pretty : f->system.kernel_release);
+	if (f->container.wsl && used < sizeof(buf))
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%sWSL %d", used ? ", " : "", f->container.wsl_version);
+	if (f->container.in_container && used < sizeof(buf))
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%sin a container", used ? ", " : "");
+	if (p->run_gpus >= 0 && used < sizeof(buf))
+		snprintf(buf + used, sizeof(buf) - used, "%s%s", used ? ", " : "",
+			 p->run_gpus ? "started with a GPU flag" : "started without --gpus");
+	if (buf[0])
+		tf_wrapf(t, 0, 2, "%sfrom the paste:%s %s", tf_c(t, TF_BOLD), tf_c(t, TF_RESET), buf);
+}
 
 static void print_line(struct textfmt *t, const struct explain_report *r, const struct explain_line *l)
 {
@@ -22,7 +60,8 @@ static void print_cause(struct textfmt *t, const struct explain_report *r, const
 	tf_wrapf(t, 0, 2, "%s%s%s: %s", tf_c(t, TF_BOLD), cause_name(c->cause), tf_c(t, TF_RESET), c->title);
 	tf_line(t, 2, "%sconfidence %d%%%s%s", tf_c(t, TF_DIM), c->confidence,
 		c->confirmed ? ", confirmed on this machine" : "", tf_c(t, TF_RESET));
-	tf_line(t, 2, "matched %lu line%s:", c->count, c->count == 1 ? "" : "s");
+	tf_line(t, 2, "%s %lu line%s:", c->from == EXPLAIN_FROM_FACTS ? "read from" : "matched", c->count,
+		c->count == 1 ? "" : "s");
 	for (int i = 0; i < c->nlines; i++) {
 		if (i == EXPLAIN_MAX_LINES - 1 && c->count > (unsigned long)EXPLAIN_MAX_LINES)
 			tf_line(t, 4, "%s...%s", tf_c(t, TF_DIM), tf_c(t, TF_RESET));
@@ -43,6 +82,15 @@ static void print_cause(struct textfmt *t, const struct explain_report *r, const
 		tf_wrap(t, 2, 2, c->detail);
 	if (c->doctor_note)
 		tf_wrapf(t, 2, 4, "this machine: %s", c->doctor_note);
+	if (c->paste_evidence[0] && c->from == EXPLAIN_FROM_BOTH)
+		tf_wrapf(t, 2, 4, "from the paste: %s", c->paste_evidence);
+	{
+		char missing[256];
+
+		if (explain_paste_missing(r, c, missing, sizeof(missing)))
+			tf_wrapf(t, 2, 4, "not in the paste: %s (the output of `python -m torch.utils.collect_env` settles it)",
+				 missing);
+	}
 	if (c->nfix > 0)
 		report_fix_steps(t, c->fix, c->nfix, (const char *const *)c->alt_titles, c->nalt);
 	tf_wrapf(t, 2, 4, "%ssource: %s%s", tf_c(t, TF_DIM), c->source, tf_c(t, TF_RESET));
@@ -81,6 +129,9 @@ void report_text_explain(FILE *out, const struct explain_report *r, const struct
 		if (!o->verbose)
 			fprintf(out, "%s(-v shows each candidate in full)%s\n", tf_c(&t, TF_DIM), tf_c(&t, TF_RESET));
 	}
+	if (r->paste && paste_saw_any(r->paste))
+		fputc('\n', out);
+	print_paste(&t, r);
 	fprintf(out, "\n%sscanned %llu line%s, %llu bytes%s\n", tf_c(&t, TF_DIM), r->lines, r->lines == 1 ? "" : "s",
 		r->bytes, tf_c(&t, TF_RESET));
 }

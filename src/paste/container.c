@@ -1,0 +1,73 @@
+/*
+ * container.c - how the program was started and where: a `docker run` or
+ * `podman run` line (with --gpus, --runtime=nvidia or a CDI device
+ * nvidia.com/gpu, or with none of them), and a shell prompt whose host
+ * name is a container id ("root@3f2a9c1b7d4e:/#": Docker names a
+ * container's host after the first 12 hex digits of its id).
+ */
+#include "paste/paste_internal.h"
+
+#include <string.h>
+
+#include "util/str.h"
+
+static bool take_run(struct paste *p, const char *line, const struct paste_at *at)
+{
+	const char *run = strstr(line, "nvidia-docker run ");
+	bool gpus;
+
+	/* nvidia-docker (version 1, and version 2's wrapper) runs with the NVIDIA runtime */
+	if (run && (run == line || run[-1] == ' ')) {
+		p->run_gpus = 1;
+		str_copy(p->run_line, sizeof(p->run_line), run);
+		return true;
+	}
+	run = strstr(line, "docker run ");
+	if (!run)
+		run = strstr(line, "podman run ");
+	if (!run)
+		run = strstr(line, "nerdctl run ");
+	if (!run || (run != line && run[-1] != ' ' && run[-1] != '$' && run[-1] != '#'))
+		return false;
+	gpus = strstr(run, "--gpus") || strstr(run, "--runtime=nvidia") || strstr(run, "--runtime nvidia") ||
+	       strstr(run, "nvidia.com/gpu");
+	/* the first run line decides; a later one with a GPU flag is the fix being tried */
+	if (p->run_gpus < 0 || gpus) {
+		p->run_gpus = gpus ? 1 : 0;
+		str_copy(p->run_line, sizeof(p->run_line), run);
+	}
+	(void)at;
+	return true;
+}
+
+static bool take_prompt(struct paste *p, const char *line, const struct paste_at *at)
+{
+	const char *at_sign = strchr(line, '@'), *colon, *user;
+	struct container_facts *c = &p->facts->container;
+
+	if (!at_sign || !(colon = strchr(at_sign, ':')) || colon - at_sign != 13 || !strpbrk(colon, "#$"))
+		return false;
+	for (const char *s = at_sign + 1; s < colon; s++)
+		if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')))
+			return false;
+	/* the user name runs back to the line's start or a blank: "(base) root@..." has a conda prefix */
+	for (user = at_sign; user > line && !char_is_space((unsigned char)user[-1]); user--)
+		;
+	if (user == at_sign || at_sign - user > 32)
+		return false;
+	if (!c->in_container) {
+		c->in_container = true;
+		str_copy(c->runtime, sizeof(c->runtime), "unknown");
+		str_printf(c->evidence, sizeof(c->evidence), "the prompt %.*s: a container id as the host name (the paste)",
+			   (int)(colon - user), user);
+	}
+	paste_mark(p, PASTE_CONTAINER, at);
+	return true;
+}
+
+bool paste_read_container(struct paste *p, const char *line, const struct paste_at *at)
+{
+	bool prompt = take_prompt(p, line, at);
+
+	return take_run(p, line, at) || prompt;
+}

@@ -1,0 +1,267 @@
+/*
+ * explain_merge.c - one rule engine for the doctor and explain: the
+ * doctor's rules run over the facts a paste showed, and the findings whose
+ * rules read only what the paste showed join explain's ranked causes.
+ *
+ * Soundness: a rule reads sections; a finding is kept only when every
+ * section its cause's rules read was seen in the paste (the table below).
+ * Causes not in the table are never taken from a paste: conclusions of
+ * absence (gpu.none, driver.not-installed, torch.not-installed) and causes
+ * whose rules read what no paste shows (device nodes, the loader's search).
+ */
+#include "paste/paste_explain.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain/scan_internal.h"
+#include "paste/paste.h"
+#include "rules/rules.h"
+#include "util/str.h"
+
+#define S(x) (1u << (x))
+
+static const struct {
+	enum cause_id cause;
+	unsigned needs;
+} cause_needs[] = {
+	/* rules_torch.c check_driver_and_arch: the selected torch's CUDA, the driver version */
+	{ CAUSE_TORCH_DRIVER_TOO_OLD, S(PASTE_TORCH) | S(PASTE_DRIVER) },
+	/* the same check: the torch build's architectures against the GPU's compute capability */
+	{ CAUSE_TORCH_ARCH_UNSUPPORTED, S(PASTE_TORCH) | S(PASTE_GPU) },
+	/* rules_torch.c check_build: the torch build, and a GPU present */
+	{ CAUSE_TORCH_CPU_ONLY, S(PASTE_TORCH) | S(PASTE_GPU) },
+	{ CAUSE_TORCH_ROCM_BUILD, S(PASTE_TORCH) | S(PASTE_GPU) },
+	/*
+	 * rules_platform.c check_wsl_driver: WSL (the kernel release), and a libcuda.so.1 outside /usr/lib/wsl in the
+	 * loader cache (its other evidence, the module on disk and DKMS, no paste shows: false, never a trigger)
+	 */
+	{ CAUSE_WSL_DRIVER, S(PASTE_CONTAINER) | S(PASTE_LIBS) },
+};
+
+/* See paste.h. */
+unsigned paste_cause_needs(enum cause_id cause)
+{
+	for (size_t i = 0; i < sizeof(cause_needs) / sizeof(cause_needs[0]); i++)
+		if (cause_needs[i].cause == cause)
+			return cause_needs[i].needs;
+	return 0;
+}
+
+static int tier(int confidence)
+{
+	return confidence >= 60 ? 0 : confidence >= 30 ? 1 : 2;
+}
+
+/* Whether a ranks before b, as explain_rank orders: the confidence tier, then the causal chain. */
+static bool ranks_before(const struct explain_cause *a, const struct explain_cause *b)
+{
+	if (tier(a->confidence) != tier(b->confidence))
+		return tier(a->confidence) < tier(b->confidence);
+	return a->rank < b->rank;
+}
+
+/* Move causes[i] to where it ranks among the others, which keep their order. */
+static void place(struct explain_report *r, size_t i)
+{
+	struct explain_cause c = r->causes[i];
+	size_t to = 0;
+
+	memmove(&r->causes[i], &r->causes[i + 1], (r->count - i - 1) * sizeof(c));
+	while (to < r->count - 1 && !ranks_before(&c, &r->causes[to]))
+		to++;
+	memmove(&r->causes[to + 1], &r->causes[to], (r->count - 1 - to) * sizeof(c));
+	r->causes[to] = c;
+}
+
+static void add_value(struct explain_cause *c, const char *name, const char *value)
+{
+	if (!value || !value[0] || c->nvalues >= EXPLAIN_MAX_VALUES)
+		return;
+	for (int i = 0; i < c->nvalues; i++)
+		if (strcmp(c->values[i].name, name) == 0)
+			return;
+	str_copy(c->values[c->nvalues].name, sizeof(c->values[0].name), name);
+	str_copy(c->values[c->nvalues].value, sizeof(c->values[0].value), value);
+	c->nvalues++;
+}
+
+/* The facts the cause's rules read, as values: what the paste said. */
+static void add_fact_values(struct explain_cause *c, const struct paste *p, unsigned needs)
+{
+	const struct facts *f = p->facts;
+
+	if ((needs & S(PASTE_TORCH)) && f->python.ntorch > 0) {
+		add_value(c, "torch", f->python.torches[0].version);
+		add_value(c, "torch_cuda", f->python.torches[0].cuda[0] ? f->python.torches[0].cuda : "None");
+	}
+	if (needs & S(PASTE_DRIVER))
+		add_value(c, "driver", facts_driver_version(f));
+	if ((needs & S(PASTE_GPU)) && f->pci.count > 0)
+		add_value(c, "gpu", f->pci.gpus[0].name);
+}
+
+/*
+ * A step the planner wrote that holds on the paste's system too: on Windows and macOS only pip's own
+ * commands (the planner writes Linux's: sudo, shell quoting, distribution packages).
+ */
+static bool step_fits(const struct fix_step *st, bool linux)
+{
+	return linux || (st->command && str_starts_with(st->command, "python -m pip "));
+}
+
+/*
+ * The rule's fix (its steps and alternatives) in place of what c has: it was planned from the versions the
+ * paste printed, where the catalog's steps are general ones (two plans mixed would contradict each other).
+ * Off Linux only the pip steps of the fix are taken, no alternative. When nothing of the rule's fits, c keeps
+ * its own.
+ */
+static void take_fix(struct explain_cause *c, const struct finding *f, bool linux)
+{
+	bool any = false;
+
+	for (int i = 0; i < f->nfix && !any; i++)
+		any = f->fix[i].alt == 0 && step_fits(&f->fix[i], linux);
+	if (!any)
+		return;
+	for (int i = 0; i < c->nfix; i++) {
+		free(c->fix[i].text);
+		free(c->fix[i].command);
+	}
+	for (int k = 0; k < c->nalt; k++)
+		free(c->alt_titles[k]);
+	c->nfix = c->nalt = 0;
+	for (int k = 0; linux && k < f->nalt; k++)
+		c->alt_titles[c->nalt++] = str_dup(f->alt_titles[k]);
+	for (int i = 0; i < f->nfix && c->nfix < FINDING_MAX_FIX; i++) {
+		if (!step_fits(&f->fix[i], linux) || (f->fix[i].alt && !linux) || f->fix[i].alt > c->nalt)
+			continue;
+		c->fix[c->nfix].text = str_dup(f->fix[i].text);
+		c->fix[c->nfix].command = f->fix[i].command ? str_dup(f->fix[i].command) : NULL;
+		c->fix[c->nfix++].alt = f->fix[i].alt;
+	}
+}
+
+static int by_position(const void *a, const void *b)
+{
+	const struct explain_line *x = a, *y = b;
+
+	if (x->input != y->input)
+		return x->input < y->input ? -1 : 1;
+	return x->number < y->number ? -1 : x->number > y->number;
+}
+
+/* The report lines the rule's facts came from, in the order of the text. */
+static void add_lines(struct explain_cause *c, const struct paste *p, unsigned needs)
+{
+	for (int s = 0; s < PASTE_NSECTIONS && c->nlines < EXPLAIN_MAX_LINES; s++) {
+		const struct paste_line *l = &p->first[s];
+
+		if (!(needs & S(s)) || l->number == 0)
+			continue;
+		c->lines[c->nlines].input = l->input;
+		c->lines[c->nlines].number = l->number;
+		str_copy(c->lines[c->nlines].text, sizeof(c->lines[0].text), l->text);
+		c->nlines++;
+		c->count++;
+	}
+	qsort(c->lines, (size_t)c->nlines, sizeof(c->lines[0]), by_position);
+}
+
+/* The rule's conclusion, then the report lines it read: "...; this machine has 470.182.03 (line 21: Nvidia ...)". */
+static void paste_evidence(struct explain_cause *c, const struct paste *p, const struct finding *f, unsigned needs)
+{
+	size_t used = (size_t)snprintf(c->paste_evidence, sizeof(c->paste_evidence), "%s", f->title);
+	struct explain_line at[PASTE_NSECTIONS];
+	int n = 0;
+
+	for (int s = 0; s < PASTE_NSECTIONS; s++) {
+		if (!(needs & S(s)) || p->first[s].number == 0)
+			continue;
+		at[n].input = p->first[s].input;
+		at[n].number = p->first[s].number;
+		str_copy(at[n].text, sizeof(at[n].text), p->first[s].text);
+		n++;
+	}
+	qsort(at, (size_t)n, sizeof(at[0]), by_position);
+	for (int i = 0; i < n && used < sizeof(c->paste_evidence); i++)
+		used += (size_t)snprintf(c->paste_evidence + used, sizeof(c->paste_evidence) - used, "%sline %lu: %.60s%s",
+					 i ? "; " : " (", at[i].number, at[i].text, i == n - 1 ? ")" : "");
+}
+
+static int merge_finding(struct explain_report *r, const struct paste *p, const struct finding *f, unsigned needs)
+{
+	struct explain_cause *c = NULL;
+	size_t i;
+
+	for (i = 0; i < r->count && !c; i++)
+		if (r->causes[i].cause == f->cause)
+			c = &r->causes[i];
+	if (c) {
+		i--;
+		c->from = EXPLAIN_FROM_BOTH;
+	} else {
+		struct explain_cause *grown = realloc(r->causes, (r->count + 1) * sizeof(*grown));
+
+		if (!grown)
+			return -1;
+		r->causes = grown;
+		i = r->count++;
+		c = &r->causes[i];
+		memset(c, 0, sizeof(*c));
+		c->cause = f->cause;
+		c->signature = "paste.facts";
+		c->source = "docs/causes.md: the doctor's rule over the facts the paste shows";
+		c->rank = cause_get(f->cause)->rank;
+		c->title = str_dup(f->title);
+		c->detail = f->detail ? str_dup(f->detail) : NULL;
+		c->from = EXPLAIN_FROM_FACTS;
+		add_lines(c, p, needs);
+	}
+	c->confidence = 100;	/* the rule's own conclusion from versions the paste printed */
+	paste_evidence(c, p, f, needs);
+	add_fact_values(c, p, needs);
+	take_fix(c, f, !paste_not_linux(p));
+	place(r, i);
+	return 0;
+}
+
+/* See paste_explain.h. */
+int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
+{
+	struct diagnosis d;
+	int rc = 0;
+
+	paste_finish(s->paste);
+	r->paste = s->paste;
+	if (!paste_saw_any(s->paste))
+		return 0;
+	rules_run(s->paste->facts, &d);
+	for (size_t i = 0; i < d.findings.count && rc == 0; i++) {
+		const struct finding *f = &d.findings.items[i];
+		unsigned needs = paste_cause_needs(f->cause);
+
+		if (f->severity == SEV_INFO || needs == 0 || (needs & ~s->paste->seen))
+			continue;
+		rc = merge_finding(r, s->paste, f, needs);
+	}
+	diagnosis_release(&d);
+	return rc;
+}
+
+/* See paste_explain.h. Only for a cause a paste can show, and only what it did not show of it. */
+bool explain_paste_missing(const struct explain_report *r, const struct explain_cause *c, char *out, size_t outsz)
+{
+	unsigned needs = paste_cause_needs(c->cause);
+	size_t used = 0;
+
+	out[0] = '\0';
+	if (!r->paste || needs == 0 || c->from != EXPLAIN_FROM_SIGNATURE)
+		return false;
+	for (int s = 0; s < PASTE_NSECTIONS; s++)
+		if ((needs & S(s)) && !paste_saw(r->paste, (enum paste_section)s))
+			used += (size_t)snprintf(out + used, used < outsz ? outsz - used : 0, "%s%s", used ? ", " : "",
+						 paste_section_what((enum paste_section)s));
+	return out[0] != '\0';
+}

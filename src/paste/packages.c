@@ -1,0 +1,120 @@
+/*
+ * packages.c - package lists: `pip list` ("torch    2.3.0+cu121"), `pip
+ * freeze` and collect_env's "[pip3] torch==2.3.0+cu121", `conda list`
+ * ("pytorch   2.3.0   py3.10_cuda12.1_cudnn8.9.2_0   pytorch"). torch's
+ * version (its local tag names the build), the nvidia-* wheels beside it,
+ * torchvision/torchaudio, and conda's pytorch build string, cpuonly,
+ * pytorch-cuda and cudatoolkit.
+ */
+#include "paste/paste_internal.h"
+
+#include <string.h>
+
+#include "util/str.h"
+
+static bool is_version(const char *s)
+{
+	return char_is_digit((unsigned char)s[0]) && strchr(s, '.');
+}
+
+static void add_unique(char list[][64], int *n, int max, struct paste *p, const char *what, const char *text)
+{
+	for (int i = 0; i < *n; i++)
+		if (strcmp(list[i], text) == 0)
+			return;
+	if (*n >= max) {
+		facts_dropped(p->facts, what, max, 1);
+		return;
+	}
+	str_copy(list[(*n)++], 64, text);
+}
+
+/* conda's build string: "py3.10_cuda12.1_cudnn8.9.2_0" is CUDA 12.1, "py3.10_cpu_0" a CPU build */
+static void conda_pytorch(struct paste *p, const char *version, const char *build, const struct paste_at *at)
+{
+	struct torch_install *t;
+	const char *cuda = strstr(build, "cuda");
+
+	if (!build[0])
+		return;
+	if (cuda && char_is_digit((unsigned char)cuda[4])) {
+		char v[16];
+
+		str_copy(v, sizeof(v), cuda + 4);
+		v[strcspn(v, "_")] = '\0';
+		paste_torch_version(p, version, false, at);
+		paste_torch_cuda(p, v, at);
+	} else if (strstr(build, "_cpu_") || str_starts_with(build, "cpu_")) {
+		paste_torch_version(p, version, false, at);
+		paste_torch_cuda(p, "None", at);
+	} else {
+		return;
+	}
+	t = &p->facts->python.torches[0];
+	str_printf(t->conda_pytorch, sizeof(t->conda_pytorch), "pytorch-%s-%s", version, build);
+	str_copy(t->installer, sizeof(t->installer), "conda");
+}
+
+bool paste_read_packages(struct paste *p, const char *line, const struct paste_at *at)
+{
+	char name[64], version[48], build[64] = "";
+	const char *s = line, *eq = strstr(line, "==");
+	struct torch_install *t;
+
+	if (eq) {	/* freeze: name==version */
+		str_printf(name, sizeof(name), "%.*s", (int)(eq - line), line);
+		paste_word(version, sizeof(version), eq + 2);
+		if (strchr(name, ' '))
+			return false;
+	} else {	/* list: name, blanks, version[, build, channel | location] */
+		paste_word(name, sizeof(name), s);
+		s += strlen(name);
+		if (!char_is_space((unsigned char)*s))
+			return false;
+		paste_word(version, sizeof(version), s);
+		s = strstr(s, version) + strlen(version);
+		paste_word(build, sizeof(build), s);
+	}
+	if (!is_version(version))
+		return false;
+	for (char *c = name; *c; c++)
+		*c = (char)(*c == '_' ? '-' : char_lower((unsigned char)*c));
+	if (strcmp(name, "torch") == 0) {
+		paste_torch_version(p, version, false, at);
+		t = &p->facts->python.torches[0];
+		if (strcmp(t->installer, "unknown") == 0)
+			str_copy(t->installer, sizeof(t->installer), "pip");
+		return true;
+	}
+	if (strcmp(name, "pytorch") == 0) {
+		conda_pytorch(p, version, build, at);
+		return true;
+	}
+	if (strcmp(name, "cpuonly") != 0 && strcmp(name, "pytorch-cuda") != 0 && strcmp(name, "cudatoolkit") != 0 &&
+	    !str_starts_with(name, "nvidia-") && strcmp(name, "torchvision") != 0 && strcmp(name, "torchaudio") != 0)
+		return false;
+	/* lists are sorted: nvidia-* come before torch, so the torch they belong to is made here */
+	t = paste_torch(p);
+	if (strcmp(name, "cpuonly") == 0) {
+		t->conda_cpuonly = true;
+	} else if (strcmp(name, "pytorch-cuda") == 0) {
+		str_copy(t->conda_pytorch_cuda, sizeof(t->conda_pytorch_cuda), version);
+	} else if (strcmp(name, "cudatoolkit") == 0) {
+		str_copy(t->conda_cudatoolkit, sizeof(t->conda_cudatoolkit), version);
+	} else if (str_starts_with(name, "nvidia-")) {
+		char wheel[64];
+
+		/* as the dist-info names it: nvidia_cudnn_cu12 9.1.0.70 */
+		str_printf(wheel, sizeof(wheel), "%s %s", name, version);
+		for (char *c = wheel; *c && *c != ' '; c++)
+			if (*c == '-')
+				*c = '_';
+		add_unique(t->wheels, &t->nwheels, MAX_TORCH_WHEELS, p, "nvidia wheels in the paste", wheel);
+	} else if (strcmp(name, "torchvision") == 0 || strcmp(name, "torchaudio") == 0) {
+		char pkg[64];
+
+		str_printf(pkg, sizeof(pkg), "%s %s", name, version);
+		add_unique(t->packages, &t->npackages, MAX_TORCH_PACKAGES, p, "torch companions in the paste", pkg);
+	}
+	return true;
+}

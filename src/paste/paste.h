@@ -1,0 +1,97 @@
+/*
+ * paste.h - the facts a pasted text shows about the machine it came from.
+ *
+ * People paste more than the error: `python -m torch.utils.collect_env`,
+ * nvidia-smi's header and table, `nvidia-smi -L`, `nvcc -V`, pip and conda
+ * package lists, `uname -a`, os-release, dmesg lines, lspci, the docker run
+ * line, a shell prompt. The paste reader recognises those lines one by one
+ * (cheap, bounded, no state beyond a few flags) and fills the same struct
+ * facts the doctor's probes fill. Every section it saw is FACT_OK; every
+ * other one is FACT_UNKNOWN with the reason "not in the paste", so a rule
+ * that reads it can never take the paste's silence for absence.
+ */
+#ifndef GD_PASTE_PASTE_H
+#define GD_PASTE_PASTE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cause/cause.h"
+#include "probe/facts.h"
+
+/* Only the first bytes of all inputs together are read for facts: reports are pasted before the log grows. */
+#define PASTE_MAX_BYTES (8u << 20)
+#define PASTE_LINE_MAX 1024	/* longer lines are read cut to this */
+
+/* What a paste can show; each maps to the facts section(s) it fills. */
+enum paste_section {
+	PASTE_OS,		/* system: OS name, kernel release, architecture, glibc */
+	PASTE_GPU,		/* pci: the GPUs' names (and their compute capability from the GPU table) */
+	PASTE_DRIVER,		/* runtime: the driver version and the CUDA version it supports (as nvidia-smi says) */
+	PASTE_TORCH,		/* python: the torch build (its version and the CUDA it was built with, or none) */
+	PASTE_TOOLKIT,		/* toolkits: the nvcc on PATH */
+	PASTE_CUDNN,		/* cudnn: the libraries collect_env lists */
+	PASTE_KERNLOG,		/* kernlog: NVRM lines (Xids, refusals) */
+	PASTE_CONTAINER,	/* container: WSL, a container prompt */
+	PASTE_LIBS,		/* libs: libcuda.so.1 and libnvidia-ml.so.1 in the loader cache (ldconfig -p) */
+	PASTE_NSECTIONS
+};
+
+/* The first line that showed a section: for evidence. */
+struct paste_line {
+	int input;		/* the scanner's input index */
+	unsigned long number;	/* 1-based within that input; 0 when not seen */
+	char text[200];
+};
+
+struct paste {
+	struct facts *facts;			/* owned */
+	unsigned seen;				/* 1 << enum paste_section */
+	struct paste_line first[PASTE_NSECTIONS];
+	unsigned long long bytes;		/* read so far */
+	/* what a docker or podman run line asked for: 1 with a GPU flag, 0 without one, -1 none seen */
+	int run_gpus;
+	char run_line[200];
+	/* parser state carried from line to line */
+	bool in_collect_env;			/* after "PyTorch version:" (collect_env's first line) */
+	bool cudnn_list;			/* after "cuDNN version: Probably one of the following:" */
+	bool smi_table;				/* inside nvidia-smi's GPU table */
+	bool smi_processes;			/* inside its Processes table */
+	int smi_gpu;				/* the pci.gpus index of the table row being read, -1 */
+	bool torch_cuda_known;			/* the CUDA build of torch is known (a +tag, collect_env, a print) */
+	char pending_torch[48];			/* a torch version with no local tag, waiting for its CUDA build */
+	void *klog;				/* the kernel log reader's state (struct kernlog_scan) */
+};
+
+/* A reader with an empty model; NULL when out of memory. */
+struct paste *paste_new(void);
+void paste_free(struct paste *p);
+
+/*
+ * Read the complete lines of text (n bytes, the last may lack its newline) from input; line_base is the
+ * number of lines of that input before text. Reads nothing past PASTE_MAX_BYTES in all.
+ */
+void paste_feed(struct paste *p, const char *text, size_t n, int input, unsigned long line_base);
+/* Read one line (no newline); number is its line number. For tests and paste_feed. */
+void paste_line(struct paste *p, const char *line, size_t len, int input, unsigned long number);
+/* Set every section's status: OK where seen, UNKNOWN "not in the paste" elsewhere. Call once, after the last feed. */
+void paste_finish(struct paste *p);
+
+/* Whether the paste showed that section, or anything at all. */
+bool paste_saw(const struct paste *p, enum paste_section s);
+bool paste_saw_any(const struct paste *p);
+/* Whether the paste shows Windows or macOS (not WSL, which is Linux): the fix planner's commands are Linux's. */
+bool paste_not_linux(const struct paste *p);
+/* "the torch build", "the driver version", ...: what a section is, for "not in the paste: ...". */
+const char *paste_section_what(enum paste_section s);
+/* The JSON's name: "os", "gpu", "driver", "torch", "toolkit", "cudnn", "kernel-log", "container", "libraries". */
+const char *paste_section_name(enum paste_section s);
+
+/*
+ * The sections the rules behind cause read, as a mask of 1 << enum paste_section; 0 when the rules'
+ * findings for that cause are never taken from a paste (they conclude from absence, or read what a
+ * paste cannot show).
+ */
+unsigned paste_cause_needs(enum cause_id cause);
+
+#endif

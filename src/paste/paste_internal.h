@@ -1,0 +1,51 @@
+/*
+ * paste_internal.h - shared by the paste readers (the src/paste readers) only.
+ *
+ * Each reader takes one line (NUL-terminated, newline and trailing blanks
+ * removed, cut at PASTE_LINE_MAX) and returns whether the line was its
+ * report's; the dispatcher (paste.c) offers the line to each in turn.
+ */
+#ifndef GD_PASTE_PASTE_INTERNAL_H
+#define GD_PASTE_PASTE_INTERNAL_H
+
+#include "paste/paste.h"
+
+struct paste_at {
+	int input;
+	unsigned long number;
+	const char *line;
+};
+
+/* Record that the line at showed section s (the first such line is kept for evidence). */
+void paste_mark(struct paste *p, enum paste_section s, const struct paste_at *at);
+/* The text after prefix when line starts with it, else NULL. */
+const char *paste_after(const char *line, const char *prefix);
+/* Copy the first blank-separated word of s into out. */
+void paste_word(char *out, size_t outsz, const char *s);
+
+/* The interpreter and torch the paste describes (one of each), made on first need. */
+struct torch_install *paste_torch(struct paste *p);
+/* The torch build from a version with a local tag ("2.3.0+cu121", "2.3.0+cpu", "2.0.1+rocm5.4.2"). */
+void paste_torch_version(struct paste *p, const char *version, bool authoritative, const struct paste_at *at);
+/* torch.version.cuda as printed: "12.1", or "None"/"" for a CPU build. */
+void paste_torch_cuda(struct paste *p, const char *cuda, const struct paste_at *at);
+void paste_driver_version(struct paste *p, const char *version, const struct paste_at *at);
+/* A GPU by name (and bus address, "" unknown); its compute capability from the GPU table. */
+void paste_gpu(struct paste *p, int index, const char *name, const char *bus, const struct paste_at *at);
+void paste_nvcc_version(struct paste *p, const char *version, const struct paste_at *at);
+void paste_cudnn_library(struct paste *p, const char *path, const struct paste_at *at);
+/* The kernel release (uname -r) and what it says about WSL. */
+void paste_kernel_release(struct paste *p, const char *release, const struct paste_at *at);
+
+/* The readers, one per report. */
+bool paste_read_collect_env(struct paste *p, const char *line, const struct paste_at *at);
+bool paste_read_nvidia_smi(struct paste *p, const char *line, const struct paste_at *at);
+bool paste_read_nvcc(struct paste *p, const char *line, const struct paste_at *at);
+bool paste_read_packages(struct paste *p, const char *line, const struct paste_at *at);
+bool paste_read_torch_print(struct paste *p, const char *line, const struct paste_at *at);
+bool paste_read_platform(struct paste *p, const char *line, const struct paste_at *at);
+bool paste_read_kernel(struct paste *p, const char *line, const struct paste_at *at);
+bool paste_read_ldconfig(struct paste *p, const char *line, const struct paste_at *at);
+bool paste_read_container(struct paste *p, const char *line, const struct paste_at *at);
+
+#endif

@@ -1,0 +1,98 @@
+/*
+ * platform.c - `uname -a` ("Linux HOST 5.15.0-91-generic #101-Ubuntu SMP
+ * ... x86_64 x86_64 x86_64 GNU/Linux", "Linux HOST
+ * 5.15.133.1-microsoft-standard-WSL2 #1 SMP ... x86_64 GNU/Linux", "Darwin
+ * HOST 23.1.0 Darwin Kernel Version 23.1.0: ...; root:xnu-.../RELEASE_ARM64_T6000
+ * arm64") and /etc/os-release lines (os-release(5): NAME=, ID=, ID_LIKE=,
+ * VERSION_ID=, PRETTY_NAME=).
+ */
+#include "paste/paste_internal.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "util/str.h"
+
+static bool take_uname(struct paste *p, const char *line, const struct paste_at *at)
+{
+	struct system_facts *sys = &p->facts->system;
+	char host[64], release[FACT_TEXT], last[32] = "", prev[32] = "";
+	const char *rest;
+	bool darwin = false;
+
+	if (!(rest = paste_after(line, "Linux ")) && !(darwin = (rest = paste_after(line, "Darwin ")) != NULL))
+		return false;
+	if (!(darwin ? strstr(line, "Darwin Kernel Version") != NULL : strstr(line, " SMP") || strstr(line, "GNU/Linux")))
+		return false;
+	paste_word(host, sizeof(host), rest);
+	rest = strstr(rest, host) + strlen(host);
+	paste_word(release, sizeof(release), rest);
+	/* the machine: the last word, or the one before "GNU/Linux" */
+	for (const char *s = rest; *s;) {
+		while (char_is_space((unsigned char)*s))
+			s++;
+		if (!*s)
+			break;
+		str_copy(prev, sizeof(prev), last);
+		paste_word(last, sizeof(last), s);
+		s += strcspn(s, " \t");
+	}
+	str_copy(sys->arch, sizeof(sys->arch), strcmp(last, "GNU/Linux") == 0 ? prev : last);
+	if (darwin) {
+		str_copy(sys->os_id, sizeof(sys->os_id), "macos");
+		str_copy(sys->os_pretty, sizeof(sys->os_pretty), "macOS (Darwin)");
+	}
+	paste_kernel_release(p, release, at);
+	return true;
+}
+
+/* KEY=value or KEY="value" */
+static bool take_os_release(struct paste *p, const char *line, const struct paste_at *at)
+{
+	static const struct {
+		const char *key;
+		size_t off, size;
+	} keys[] = {
+		{ "ID=", offsetof(struct system_facts, os_id), sizeof(((struct system_facts *)0)->os_id) },
+		{ "ID_LIKE=", offsetof(struct system_facts, os_id_like), sizeof(((struct system_facts *)0)->os_id_like) },
+		{ "VERSION_ID=", offsetof(struct system_facts, os_version_id), sizeof(((struct system_facts *)0)->os_version_id) },
+		{ "PRETTY_NAME=", offsetof(struct system_facts, os_pretty), sizeof(((struct system_facts *)0)->os_pretty) },
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *v = paste_after(line, keys[i].key);
+		char value[FACT_TEXT];
+		size_t n;
+
+		if (!v)
+			continue;
+		str_copy(value, sizeof(value), v[0] == '"' || v[0] == '\'' ? v + 1 : v);
+		n = strlen(value);
+		if (n > 0 && (value[n - 1] == '"' || value[n - 1] == '\''))
+			value[n - 1] = '\0';
+		if (!value[0] || (strchr(value, ' ') != NULL && i != 3))
+			return false;
+		str_copy((char *)&p->facts->system + keys[i].off, keys[i].size, value);
+		paste_mark(p, PASTE_OS, at);
+		return true;
+	}
+	return false;
+}
+
+/* /proc/version: "Linux version 5.4.91-microsoft-standard-WSL2 (oe-user@oe-host) (gcc version 9.3.0 ...) #1 SMP ..." */
+static bool take_proc_version(struct paste *p, const char *line, const struct paste_at *at)
+{
+	const char *v = strstr(line, "Linux version ");
+	char release[FACT_TEXT];
+
+	if (!v || !strstr(v, " (") || !strchr(v, '#'))
+		return false;
+	paste_word(release, sizeof(release), v + strlen("Linux version "));
+	paste_kernel_release(p, release, at);
+	return true;
+}
+
+bool paste_read_platform(struct paste *p, const char *line, const struct paste_at *at)
+{
+	return take_uname(p, line, at) || take_proc_version(p, line, at) || take_os_release(p, line, at);
+}

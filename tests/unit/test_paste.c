@@ -1,0 +1,394 @@
+/*
+ * Unit tests for src/paste: the facts a pasted report shows. Every input is text quoted in a public report:
+ * collect_env from pytorch/pytorch#112553 (torch 2.1.0+cu121 on driver 470.182.03) and #122924 (a CPU build of
+ * torch 2.2.2 beside an RTX 4080), the [pip3] lines of #51858, `nvcc --version` from #31876, `nvidia-smi -L`
+ * from #99137, nvidia-smi's header and a bare print(torch.__version__) from #85332, nvidia-smi's header from
+ * Chia-Network/bladebit#431, an Xid line from NVIDIA/NVSentinel#155; nvidia-smi tables from the README of
+ * kimown/docker_debian10_cuda10, NVIDIA/nvidia-docker#1173 and microsoft/WSL#9134 (the Windows TCC/WDDM layout);
+ * run lines from floydhub/dockerfiles#3, NVIDIA/nvidia-docker#1173 and pytorch/pytorch#18690; a container prompt
+ * from coder/code-server#922; /proc/version from microsoft/WSL#6772; /proc/driver/nvidia/version from
+ * weaviate/Verba#72; lspci -nn from RunGp/Nvidiux#4. The collect_env format is torch/utils/collect_env.py's
+ * env_info_fmt.
+ */
+#include "testutil.h"
+
+#include "paste/paste.h"
+#include "rules/rules.h"
+#include "util/str.h"
+
+static struct paste *read_text(const char *text)
+{
+	struct paste *p = paste_new();
+
+	assert_non_null(p);
+	paste_feed(p, text, strlen(text), 0, 0);
+	paste_finish(p);
+	return p;
+}
+
+static void test_collect_env_cu121_driver_470(void **state)
+{
+	/* pytorch/pytorch#112553 */
+	static const char text[] =
+		"Collecting environment information...\n"
+		"PyTorch version: 2.1.0+cu121\n"
+		"Is debug build: False\n"
+		"CUDA used to build PyTorch: 12.1\n"
+		"ROCM used to build PyTorch: N/A\n"
+		"\n"
+		"OS: Ubuntu 20.04.6 LTS (x86_64)\n"
+		"GCC version: (Ubuntu 9.4.0-1ubuntu1~20.04.2) 9.4.0\n"
+		"Clang version: Could not collect\n"
+		"CMake version: version 3.27.7\n"
+		"Libc version: glibc-2.31\n"
+		"\n"
+		"Python version: 3.11.6 (main, Oct 31 2023, 20:55:52) [GCC 9.4.0] (64-bit runtime)\n"
+		"Python platform: Linux-5.15.107+-x86_64-with-glibc2.31\n"
+		"Is CUDA available: False\n"
+		"CUDA runtime version: No CUDA\n"
+		"CUDA_MODULE_LOADING set to: N/A\n"
+		"GPU models and configuration: GPU 0: Tesla T4\n"
+		"Nvidia driver version: 470.182.03\n";
+	struct paste *p = read_text(text);
+	const struct facts *f = p->facts;
+
+	(void)state;
+	assert_true(paste_saw(p, PASTE_TORCH));
+	assert_true(paste_saw(p, PASTE_DRIVER));
+	assert_true(paste_saw(p, PASTE_GPU));
+	assert_true(paste_saw(p, PASTE_OS));
+	assert_false(paste_saw(p, PASTE_TOOLKIT));	/* "No CUDA" is no nvcc */
+	assert_string_equal(f->python.torches[0].version, "2.1.0+cu121");
+	assert_string_equal(f->python.torches[0].cuda, "12.1");
+	assert_string_equal(f->python.envs[0].version, "3.11");
+	assert_int_equal(f->python.selected, 0);
+	assert_string_equal(facts_driver_version(f), "470.182.03");
+	assert_int_equal(f->pci.count, 1);
+	assert_string_equal(f->pci.gpus[0].name, "Tesla T4");
+	assert_string_equal(f->pci.gpus[0].cc, "7.5");
+	assert_string_equal(f->system.os_pretty, "Ubuntu 20.04.6 LTS");
+	assert_string_equal(f->system.arch, "x86_64");
+	assert_string_equal(f->system.glibc_version, "2.31");
+	assert_string_equal(f->system.kernel_release, "5.15.107+");
+	assert_int_equal(f->python.status.state, FACT_OK);
+	assert_int_equal(f->kmod.status.state, FACT_UNKNOWN);
+	assert_string_equal(f->kmod.status.reason, "not in the paste");
+	assert_int_equal(f->toolkits.status.state, FACT_UNKNOWN);
+	assert_int_equal(paste_saw(p, PASTE_TORCH) && paste_saw(p, PASTE_DRIVER),
+			 (paste_cause_needs(CAUSE_TORCH_DRIVER_TOO_OLD) & ~p->seen) == 0);
+	paste_free(p);
+}
+
+static void test_collect_env_cpu_build(void **state)
+{
+	/* pytorch/pytorch#122924: torch.version.cuda None prints as "Could not collect" */
+	static const char text[] =
+		"PyTorch version: 2.2.2\n"
+		"Is debug build: False\n"
+		"CUDA used to build PyTorch: Could not collect\n"
+		"ROCM used to build PyTorch: N/A\n"
+		"CUDA runtime version: 12.4.99\n"
+		"GPU models and configuration: GPU 0: NVIDIA GeForce RTX 4080 Laptop GPU\n"
+		"Nvidia driver version: 551.86\n"
+		"cuDNN version: Could not collect\n"
+		"[pip3] numpy==1.26.4\n"
+		"[pip3] torch==2.2.2\n"
+		"[pip3] torchaudio==2.2.2\n"
+		"[pip3] torchvision==0.17.2\n";
+	struct paste *p = read_text(text);
+	const struct torch_install *t = &p->facts->python.torches[0];
+
+	(void)state;
+	assert_true(paste_saw(p, PASTE_TORCH));
+	assert_string_equal(t->version, "2.2.2");
+	assert_string_equal(t->cuda, "");
+	assert_string_equal(t->hip, "");
+	assert_string_equal(p->facts->toolkits.items[0].version, "12.4.99");
+	assert_true(paste_saw(p, PASTE_TOOLKIT));
+	assert_false(paste_saw(p, PASTE_CUDNN));
+	assert_string_equal(p->facts->pci.gpus[0].name, "NVIDIA GeForce RTX 4080 Laptop GPU");
+	assert_int_equal(t->npackages, 2);
+	assert_string_equal(t->packages[0], "torchaudio 2.2.2");
+	paste_free(p);
+}
+
+static void test_pip_lines_tag_the_build(void **state)
+{
+	/* pytorch/pytorch#51858: no collect_env torch line, only the package list */
+	static const char text[] = "[pip3] numpy==1.23.5\n[pip3] torch==2.0.1+cu117\n[pip3] torchaudio==2.0.2+cu117\n"
+				   "[pip3] torchvision==0.15.2\n";
+	struct paste *p = read_text(text);
+
+	(void)state;
+	assert_true(paste_saw(p, PASTE_TORCH));
+	assert_string_equal(p->facts->python.torches[0].cuda, "11.7");
+	assert_string_equal(p->facts->python.torches[0].installer, "pip");
+	assert_false(paste_saw(p, PASTE_DRIVER));
+	paste_free(p);
+}
+
+static void test_nvcc_smi_list_and_print(void **state)
+{
+	/* nvcc: pytorch/pytorch#31876; -L: #99137; the header and the print: #85332 */
+	static const char text[] =
+		"Cuda compilation tools, release 10.0, V10.0.130\n"
+		"GPU 0: Quadro K620 (UUID: GPU-56622fc6-a9b3-5594-4c6d-b0b231be656a)\n"
+		"nvidia-smi:NVIDIA-SMI 450.51.05    Driver Version: 450.51.05    CUDA Version: 11.0 \n"
+		"1.8.1+cu102\n";
+	struct paste *p = read_text(text);
+
+	(void)state;
+	assert_string_equal(p->facts->toolkits.items[0].version, "10.0.130");
+	assert_string_equal(p->facts->pci.gpus[0].name, "Quadro K620");
+	assert_string_equal(facts_driver_version(p->facts), "450.51.05");
+	assert_int_equal(p->facts->runtime.nvml_cuda_version, 11000);
+	assert_string_equal(p->facts->python.torches[0].cuda, "10.2");
+	assert_int_equal(p->first[PASTE_DRIVER].number, 3);
+	paste_free(p);
+}
+
+static void test_smi_table_header(void **state)
+{
+	/* Chia-Network/bladebit#431 */
+	static const char text[] =
+		" NVIDIA-SMI 515.48.07    Driver Version: 515.48.07    CUDA Version: 11.7     |\n"
+		"|-------------------------------+----------------------+----------------------+\n"
+		"| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |\n"
+		"| Fan  Temp  Perf  Pwr:Usage/Cap|         Memory-Usage | GPU-Util  Compute M. |\n";
+	struct paste *p = read_text(text);
+
+	(void)state;
+	assert_string_equal(facts_driver_version(p->facts), "515.48.07");
+	assert_int_equal(p->facts->runtime.nvml_cuda_version, 11070);
+	assert_false(paste_saw(p, PASTE_GPU));	/* the column headers are no GPU */
+	paste_free(p);
+}
+
+static void test_dmesg_xid(void **state)
+{
+	/* NVIDIA/NVSentinel#155 */
+	static const char text[] = "[ 1843.300000] NVRM: Xid (PCI:0000:44:00): 79, GPU has fallen off the bus.\n";
+	struct paste *p = read_text(text);
+
+	(void)state;
+	assert_true(paste_saw(p, PASTE_KERNLOG));
+	assert_int_equal(p->facts->kernlog.nxids, 1);
+	assert_int_equal(p->facts->kernlog.xids[0].xid, 79);
+	assert_true(p->facts->kernlog.xids[0].seconds > 1843.29 && p->facts->kernlog.xids[0].seconds < 1843.31);
+	assert_int_equal(p->facts->kernlog.status.state, FACT_OK);
+	paste_free(p);
+}
+
+static void test_prose_is_no_report(void **state)
+{
+	static const char text[] = "I installed torch 2.1 and it does not work\nGPU is an RTX 3090, driver is 470\n";
+	struct paste *p = read_text(text);
+
+	(void)state;
+	assert_false(paste_saw_any(p));
+	assert_int_equal(p->facts->python.status.state, FACT_UNKNOWN);
+	paste_free(p);
+}
+
+static void test_smi_tables(void **state)
+{
+	/* kimown/docker_debian10_cuda10 README.md: two T4s, the bus ids nvidia-smi prints with 8 domain digits */
+	static const char t4[] =
+		"| NVIDIA-SMI 450.51.05    Driver Version: 450.51.05    CUDA Version: 11.0     |\n"
+		"|-------------------------------+----------------------+----------------------+\n"
+		"| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |\n"
+		"| Fan  Temp  Perf  Pwr:Usage/Cap|         Memory-Usage | GPU-Util  Compute M. |\n"
+		"|                               |                      |               MIG M. |\n"
+		"|===============================+======================+======================|\n"
+		"|   0  Tesla T4            On   | 00000000:18:00.0 Off |                    0 |\n"
+		"| N/A   38C    P8    10W /  70W |      0MiB / 15109MiB |      0%      Default |\n"
+		"|                               |                      |                  N/A |\n"
+		"+-------------------------------+----------------------+----------------------+\n"
+		"|   1  Tesla T4            On   | 00000000:3B:00.0 Off |                    0 |\n"
+		"| N/A   39C    P8    10W /  70W |      0MiB / 15109MiB |      0%      Default |\n";
+	/* microsoft/WSL#9134: Windows' nvidia-smi cuts long names and prints the driver model, not persistence */
+	static const char wddm[] =
+		"  | GPU  Name            TCC/WDDM | Bus-Id        Disp.A | Volatile Uncorr. ECC |\n"
+		"  |   0  NVIDIA GeForce ... WDDM  | 00000000:0A:00.0  On |                  N/A |\n";
+	/* NVIDIA/nvidia-docker#1173: the run line with --gpus, then the table inside */
+	static const char docker[] =
+		"gojoin@deepro:~/work$ sudo docker run --gpus all 4af27b303053 nvidia-smi\n"
+		"| NVIDIA-SMI 430.50       Driver Version: 430.50       CUDA Version: 10.1     |\n"
+		"| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |\n"
+		"|   0  GeForce RTX 207...  Off  | 00000000:01:00.0 Off |                  N/A |\n";
+	struct paste *p = read_text(t4);
+
+	(void)state;
+	assert_int_equal(p->facts->pci.count, 2);
+	assert_string_equal(p->facts->pci.gpus[0].name, "Tesla T4");
+	assert_string_equal(p->facts->pci.gpus[0].address, "0000:18:00.0");
+	assert_string_equal(p->facts->pci.gpus[1].address, "0000:3B:00.0");
+	assert_string_equal(p->facts->pci.gpus[1].cc, "7.5");
+	assert_string_equal(facts_driver_version(p->facts), "450.51.05");
+	paste_free(p);
+	/* quoted with indentation, as pasted in a code block */
+	p = read_text(wddm);
+	assert_string_equal(p->facts->pci.gpus[0].name, "NVIDIA GeForce ...");
+	assert_string_equal(p->facts->pci.gpus[0].cc, "");	/* a cut name is no model */
+	paste_free(p);
+	p = read_text(docker);
+	assert_int_equal(p->run_gpus, 1);
+	assert_string_equal(p->facts->pci.gpus[0].name, "GeForce RTX 207...");
+	assert_string_equal(facts_driver_version(p->facts), "430.50");
+	paste_free(p);
+}
+
+static void test_run_lines_and_prompt(void **state)
+{
+	struct paste *p;
+
+	(void)state;
+	/* floydhub/dockerfiles#3: no GPU flag */
+	p = read_text("$ sudo docker run  -t -i floydhub/pytorch:latest-gpu-py3 ipython\n");
+	assert_int_equal(p->run_gpus, 0);
+	assert_string_equal(p->run_line, "docker run  -t -i floydhub/pytorch:latest-gpu-py3 ipython");
+	paste_free(p);
+	/* pytorch/pytorch#18690: nvidia-docker runs with the NVIDIA runtime */
+	p = read_text("NV_GPU=0 nvidia-docker run -it --rm pytorch/pytorch:1.0.1-cuda10.0-cudnn7-devel \n");
+	assert_int_equal(p->run_gpus, 1);
+	paste_free(p);
+	/* coder/code-server#922: the host name is the container's id */
+	p = read_text("coder@15a2d07c1ad2:~/project$ nvidia-smi\nbash: nvidia-smi: command not found\n");
+	assert_true(p->facts->container.in_container);
+	assert_true(paste_saw(p, PASTE_CONTAINER));
+	assert_string_equal(p->facts->container.evidence,
+			    "the prompt coder@15a2d07c1ad2: a container id as the host name (the paste)");
+	paste_free(p);
+	/* a table row without its header is not read as one */
+	p = read_text("|   0  Tesla T4            On   | 00000000:18:00.0 Off |                    0 |\n");
+	assert_false(paste_saw(p, PASTE_GPU));
+	paste_free(p);
+	/* a host name that is not twelve hex digits is no container */
+	p = read_text("gojoin@deepro:~/work$ nvidia-smi\n");
+	assert_false(p->facts->container.in_container);
+	paste_free(p);
+}
+
+static void test_kernel_and_driver_files(void **state)
+{
+	/* microsoft/WSL#6772 (/proc/version), weaviate/Verba#72 (/proc/driver/nvidia/version) */
+	static const char text[] =
+		"Linux version 5.4.91-microsoft-standard-WSL2 (oe-user@oe-host) (gcc version 9.3.0 (GCC)) #1 SMP Mon Jan 25 "
+		"18:39:31 UTC 2021\n"
+		"NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.223.02  Sat Oct  7 15:39:11 UTC 2023\n";
+	struct paste *p = read_text(text);
+
+	(void)state;
+	assert_string_equal(p->facts->system.kernel_release, "5.4.91-microsoft-standard-WSL2");
+	assert_true(p->facts->container.wsl);
+	assert_int_equal(p->facts->container.wsl_version, 2);
+	assert_string_equal(facts_driver_version(p->facts), "470.223.02");
+	paste_free(p);
+}
+
+static void test_lspci(void **state)
+{
+	/* RunGp/Nvidiux#4: with a marketing name, and without one (the id alone names it) */
+	static const char text[] =
+		"02:00.0 VGA compatible controller [0300]: NVIDIA Corporation GF110 [GeForce GTX 570] [10de:1081](rev a1) "
+		"(prog-if 00 [VGA controller])\n"
+		"01:00.0 VGA compatible controller [0300]: NVIDIA Corporation Device [10de:13c2](rev a1) (prog-if 00 [VGA "
+		"controller])\n";
+	struct paste *p = read_text(text);
+
+	(void)state;
+	assert_int_equal(p->facts->pci.count, 2);
+	assert_string_equal(p->facts->pci.gpus[0].address, "0000:02:00.0");
+	assert_string_equal(p->facts->pci.gpus[0].name, "GeForce GTX 570");
+	assert_int_equal(p->facts->pci.gpus[0].device, 0x1081);
+	assert_int_equal(p->facts->pci.gpus[1].device, 0x13c2);
+	assert_string_equal(p->facts->pci.gpus[1].cc, "5.2");	/* GTX 970 */
+	paste_free(p);
+}
+
+static void test_ldconfig(void **state)
+{
+	/* torch/cutorch#809: `ldconfig -p | grep libcuda`; the 32-bit entries are not a 64-bit Python's */
+	static const char text[] =
+		"libcudart.so.9.1 (libc6,x86-64) => /opt/cuda/lib64/libcudart.so.9.1\n"
+		"libcuda.so.1 (libc6,x86-64) => /usr/lib/libcuda.so.1\n"
+		"libcuda.so.1 (libc6) => /usr/lib32/libcuda.so.1\n"
+		"libcuda.so (libc6,x86-64) => /usr/lib/libcuda.so\n";
+	struct paste *p = read_text(text);
+
+	(void)state;
+	assert_true(paste_saw(p, PASTE_LIBS));
+	assert_int_equal(p->facts->libs.cuda.count, 1);
+	assert_string_equal(p->facts->libs.cuda.candidates[0].path, "/usr/lib/libcuda.so.1");
+	assert_int_equal(p->facts->libs.cuda.candidates[0].origin, LIB_FROM_LDCACHE);
+	assert_int_equal(p->facts->libs.cuda.status.state, FACT_OK);
+	assert_int_equal(p->facts->libs.nvml.status.state, FACT_UNKNOWN);
+	paste_free(p);
+}
+
+/*
+ * The gate for wsl.driver: the rule reads WSL and the loader cache's libcuda.so.1. Lines from two public reports
+ * put together for the test (no single report pastes both): /proc/version of WSL 2 from microsoft/WSL#6772, a
+ * Linux driver's libcuda in the cache from torch/cutorch#809.
+ */
+static void test_wsl_driver_gate(void **state)
+{
+	static const char wsl[] = "Linux version 5.4.91-microsoft-standard-WSL2 (oe-user@oe-host) (gcc version 9.3.0 (GCC)) "
+				  "#1 SMP Mon Jan 25 18:39:31 UTC 2021\n";
+	static const char lib[] = "libcuda.so.1 (libc6,x86-64) => /usr/lib/libcuda.so.1\n";
+	char both[512];
+	struct diagnosis d;
+	struct paste *p;
+	unsigned needs = paste_cause_needs(CAUSE_WSL_DRIVER);
+
+	(void)state;
+	str_printf(both, sizeof(both), "%s%s", wsl, lib);
+	p = read_text(both);
+	assert_int_equal(needs & ~p->seen, 0);
+	rules_run(p->facts, &d);
+	assert_non_null(findings_get(&d.findings, CAUSE_WSL_DRIVER));
+	diagnosis_release(&d);
+	paste_free(p);
+	/* WSL alone: the cache was not in the paste, so the rule's finding may not be taken */
+	p = read_text(wsl);
+	assert_int_not_equal(needs & ~p->seen, 0);
+	paste_free(p);
+	/* a Linux libcuda without WSL: the rule does not fire */
+	p = read_text(lib);
+	rules_run(p->facts, &d);
+	assert_null(findings_get(&d.findings, CAUSE_WSL_DRIVER));
+	diagnosis_release(&d);
+	paste_free(p);
+}
+
+static void test_gate_table(void **state)
+{
+	(void)state;
+	/* conclusions of absence are never taken from a paste */
+	assert_int_equal(paste_cause_needs(CAUSE_GPU_NONE), 0);
+	assert_int_equal(paste_cause_needs(CAUSE_DRIVER_NOT_INSTALLED), 0);
+	assert_int_equal(paste_cause_needs(CAUSE_TORCH_NOT_INSTALLED), 0);
+	assert_int_equal(paste_cause_needs(CAUSE_TORCH_DRIVER_TOO_OLD), (1u << PASTE_TORCH) | (1u << PASTE_DRIVER));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_collect_env_cu121_driver_470),
+		cmocka_unit_test(test_collect_env_cpu_build),
+		cmocka_unit_test(test_pip_lines_tag_the_build),
+		cmocka_unit_test(test_nvcc_smi_list_and_print),
+		cmocka_unit_test(test_smi_table_header),
+		cmocka_unit_test(test_dmesg_xid),
+		cmocka_unit_test(test_prose_is_no_report),
+		cmocka_unit_test(test_smi_tables),
+		cmocka_unit_test(test_run_lines_and_prompt),
+		cmocka_unit_test(test_kernel_and_driver_files),
+		cmocka_unit_test(test_lspci),
+		cmocka_unit_test(test_ldconfig),
+		cmocka_unit_test(test_wsl_driver_gate),
+		cmocka_unit_test(test_gate_table),
+	};
+
+	return cmocka_run_group_tests_name("paste", tests, NULL, NULL);
+}
