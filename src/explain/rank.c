@@ -304,7 +304,7 @@ static void suggest(struct ranked *r, size_t alt, const struct explain_hit *h)
 	c->detail = str_dupf("Seen: %s. No message names this cause; it is one of the usual causes of what was seen "
 			     "(a prior of %d%% among them). The check below tells it apart.", seen ? seen : sig, c->prior);
 	free(seen);
-	explain_add_fix(c, 0, "tell this cause from the others", catalog_alt_field(alt, "check"));
+	/* no fix of its own: its check (add_check) is the next step, and a cause no message names has no sure fix */
 }
 
 /*
