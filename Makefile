@@ -50,7 +50,8 @@ SRC_LIB := $(sort $(wildcard src/util/*.c src/cause/*.c src/nvidia/*.c src/probe
 SRC_MAIN := src/main.c
 # The knowledge tables compiled in; each needs its reader in src/kb/.
 KB_TABLES := cuda_driver cuda_archs cudnn error_codes gpus gpu_peaks torch_releases torch_variants torch_archs \
-	explain_signatures xid sm_throughput torch_companions arch_support driver_install cuda_images image_python cuda_sublibs
+	explain_signatures xid sm_throughput torch_companions arch_support driver_install cuda_images image_python cuda_sublibs \
+	explain_alternatives
 GEN := $(patsubst %,build/gen/kb_%.c,$(KB_TABLES)) build/gen/explain_db.c build/gen/kernels_ptx.c \
 	build/gen/cause_table.c build/gen/cause_ids.h build/gen/causes-checked
 
@@ -102,10 +103,12 @@ build/gen/cause_table.c: $(DATA)/causes.tsv tools/causes2c.awk
 	$(call say,GEN,$@)
 	$(Q)awk -v out=table -f tools/causes2c.awk $< > $@.tmp && mv $@.tmp $@
 
-build/gen/causes-checked: $(DATA)/causes.tsv docs/causes.md $(DATA)/explain_signatures.tsv $(DATA)/xid.tsv tools/check-causes
+build/gen/causes-checked: $(DATA)/causes.tsv docs/causes.md $(DATA)/explain_signatures.tsv $(DATA)/xid.tsv \
+		$(DATA)/explain_alternatives.tsv tools/check-causes
 	@mkdir -p $(dir $@)
 	$(call say,CHECK,causes)
-	$(Q)tools/check-causes $(DATA)/causes.tsv docs/causes.md $(DATA)/explain_signatures.tsv $(DATA)/xid.tsv && touch $@
+	$(Q)tools/check-causes $(DATA)/causes.tsv docs/causes.md $(DATA)/explain_signatures.tsv $(DATA)/xid.tsv \
+		$(DATA)/explain_alternatives.tsv && touch $@
 
 # The GPU kernels, PTX text the driver JIT-compiles, as a C string.
 build/gen/kernels_ptx.c: src/compute/kernels.ptx tools/text2c.awk

@@ -60,6 +60,54 @@ static enum cause_id cause_of(const char *name)
 	return cause_by_name(name, &cause) ? cause : CAUSE_GPU_XID;
 }
 
+/* True for rows whose cause column is "@symptom". */
+bool catalog_symptom(size_t row)
+{
+	return strcmp(catalog_field(row, "cause"), "@symptom") == 0;
+}
+
+/* Rows of data/explain_alternatives.tsv; fixed for the life of the program. */
+size_t catalog_alt_rows(void)
+{
+	return kb_table_explain_alternatives.nrows;
+}
+
+/* A static cell of the alternatives table, "" (never NULL) for an unknown column or a row out of range. */
+const char *catalog_alt_field(size_t alt, const char *column)
+{
+	return kb_field(&kb_table_explain_alternatives, alt, column);
+}
+
+/* Whether sig is one of the comma-separated ids of the row's "of" cell (whole ids only). */
+bool catalog_alt_of(size_t alt, const char *sig)
+{
+	const char *p = catalog_alt_field(alt, "of");
+	size_t n = strlen(sig);
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		if (len == n && strncmp(p, sig, n) == 0)
+			return true;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+/* The alternative's cause (checked against the registry at build time). */
+enum cause_id catalog_alt_cause(size_t alt)
+{
+	return cause_of(catalog_alt_field(alt, "cause"));
+}
+
+/* The alternative's prior weight, 1..100 (50 when the cell is malformed, which the build rules out). */
+int catalog_alt_weight(size_t alt)
+{
+	return number_or(catalog_alt_field(alt, "weight"), 50);
+}
+
 /* gpu.xid for keyed rows and for a name the registry lacks (which the build's check rules out). */
 enum cause_id catalog_cause(size_t row)
 {

@@ -21,6 +21,7 @@
 #define EXPLAIN_MAX_LINES 4	/* lines kept per cause: the first three and the last */
 #define EXPLAIN_MAX_VALUES 12
 #define EXPLAIN_MAX_INPUTS 64
+#define EXPLAIN_MAX_CHECKS 4	/* checks kept per cause that tell it from its alternatives */
 
 struct explain_line {
 	int input;		/* index into the scanner's input names */
@@ -31,6 +32,13 @@ struct explain_line {
 struct explain_value {
 	char name[16];		/* a named group of the pattern: "requested", "xid", ... */
 	char value[128];
+};
+
+/* A check that tells a cause from its alternatives (data/explain_alternatives.tsv); static strings. */
+struct explain_check {
+	const char *command;	/* what to run */
+	const char *answers;	/* "what it shows => what it means || ..." */
+	const char *of;		/* the signature or symptom whose alternatives it separates */
 };
 
 struct explain_cause {
@@ -56,6 +64,11 @@ struct explain_cause {
 	/* set by explain_merge_paste() (paste/paste_explain.h) */
 	int from;			/* EXPLAIN_FROM_*: a signature matched, the paste's facts showed it, or both */
 	char paste_evidence[EXPLAIN_LINE_TEXT];	/* the rule's own words over the paste's facts, "" none */
+	/* the differential (data/explain_alternatives.tsv) */
+	bool suggested;			/* no message names it: an alternative of an ambiguous message or a symptom */
+	int prior;			/* its weight among the alternatives of what was seen, 0 when it has none */
+	struct explain_check checks[EXPLAIN_MAX_CHECKS];
+	int nchecks;
 };
 
 enum { EXPLAIN_FROM_SIGNATURE, EXPLAIN_FROM_FACTS, EXPLAIN_FROM_BOTH };

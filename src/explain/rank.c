@@ -220,11 +220,19 @@ struct ranked {
 	const struct explain_hit *best, *earliest;
 };
 
+/*
+ * A cause a message names outranks every cause only suggested (an alternative of an ambiguous message,
+ * or of a symptom); suggested causes follow by their prior, then down the chain, then first seen.
+ */
 static int compare_ranked(const void *pa, const void *pb)
 {
 	const struct ranked *a = pa, *b = pb;
 	int c;
 
+	if (a->cause.suggested != b->cause.suggested)
+		return a->cause.suggested ? 1 : -1;
+	if (a->cause.suggested && a->cause.prior != b->cause.prior)
+		return b->cause.prior - a->cause.prior;
 	if (tier(a->cause.confidence) != tier(b->cause.confidence))
 		return tier(a->cause.confidence) < tier(b->cause.confidence) ? -1 : 1;
 	if (a->cause.rank != b->cause.rank)
@@ -262,6 +270,80 @@ static void build_text(struct explain_cause *c, const struct explain_hit *h, con
 
 static void cause_release(struct explain_cause *c);
 
+static void add_check(struct explain_cause *c, size_t alt, const char *sig)
+{
+	const char *command = catalog_alt_field(alt, "check");
+
+	for (int i = 0; i < c->nchecks; i++)
+		if (strcmp(c->checks[i].command, command) == 0)
+			return;
+	if (c->nchecks < EXPLAIN_MAX_CHECKS)
+		c->checks[c->nchecks++] = (struct explain_check){ command, catalog_alt_field(alt, "answers"), sig };
+}
+
+/* A cause only an alternative row suggests, from the hit of the message or symptom it is an alternative of. */
+static void suggest(struct ranked *r, size_t alt, const struct explain_hit *h)
+{
+	struct explain_cause *c = &r->cause;
+	const char *sig = catalog_field(h->row, "id");
+	char *seen;
+
+	c->cause = catalog_alt_cause(alt);
+	c->rank = cause_get(c->cause)->rank;
+	c->suggested = true;
+	c->prior = c->confidence = catalog_alt_weight(alt);
+	c->signature = sig;
+	c->source = catalog_alt_field(alt, "source");
+	c->count = h->count;
+	r->best = r->earliest = h;
+	add_values(c, h);
+	merge_lines(c, h);
+	str_copy(c->where, sizeof(c->where), h->where);
+	c->title = str_dup(catalog_alt_field(alt, "title"));
+	seen = fill(catalog_field(h->row, "title"), c->values, c->nvalues, false);
+	c->detail = str_dupf("Seen: %s. No message names this cause; it is one of the usual causes of what was seen "
+			     "(a prior of %d%% among them). The check below tells it apart.", seen ? seen : sig, c->prior);
+	free(seen);
+	/* no fix of its own: its check (add_check) is the next step, and a cause no message names has no sure fix */
+}
+
+/*
+ * The differential: every alternative of every message and symptom seen. A cause already named by a
+ * message gains the check; any other becomes a suggested cause (the highest prior among the rows that
+ * suggest it). r has room for every alternative row beyond the n causes.
+ */
+static size_t add_alternatives(const struct explain_scanner *s, struct ranked *r, size_t n)
+{
+	for (int i = 0; i < s->nhits; i++) {
+		const struct explain_hit *h = &s->hits[i];
+		const char *sig = catalog_field(h->row, "id");
+
+		for (size_t a = 0; a < catalog_alt_rows(); a++) {
+			enum cause_id cause;
+			size_t k;
+
+			if (!catalog_alt_of(a, sig))
+				continue;
+			cause = catalog_alt_cause(a);
+			for (k = 0; k < n && r[k].cause.cause != cause; k++)
+				;
+			if (k == n) {
+				suggest(&r[n++], a, h);
+			} else if (r[k].cause.suggested) {
+				merge_lines(&r[k].cause, h);
+				if (first_cmp(h, r[k].earliest) < 0)
+					r[k].earliest = h;
+				if (catalog_alt_weight(a) > r[k].cause.prior)
+					r[k].cause.prior = r[k].cause.confidence = catalog_alt_weight(a);
+			} else if (catalog_alt_weight(a) > r[k].cause.prior) {
+				r[k].cause.prior = catalog_alt_weight(a);
+			}
+			add_check(&r[k].cause, a, sig);
+		}
+	}
+	return n;
+}
+
 /*
  * See explain.h. out is zeroed first; the caller releases it with explain_report_release. out->inputs
  * borrow the scanner's names, so s must outlive out. On the out-of-memory path the text already built
@@ -269,7 +351,7 @@ static void cause_release(struct explain_cause *c);
  */
 int explain_rank(const struct explain_scanner *s, struct explain_report *out)
 {
-	struct ranked *r = calloc((size_t)s->nhits + 1, sizeof(*r));
+	struct ranked *r = calloc((size_t)s->nhits + catalog_alt_rows() + 1, sizeof(*r));
 	size_t n = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -280,6 +362,8 @@ int explain_rank(const struct explain_scanner *s, struct explain_report *out)
 		struct candidate d;
 		size_t k;
 
+		if (catalog_symptom(h->row))
+			continue;	/* a symptom names no cause: its alternatives do (add_alternatives) */
 		describe(h, &d);
 		for (k = 0; k < n && r[k].cause.cause != d.cause; k++)
 			;
@@ -317,6 +401,8 @@ int explain_rank(const struct explain_scanner *s, struct explain_report *out)
 		for (int i = 0; i < s->nhits; i++) {
 			struct candidate other;
 
+			if (catalog_symptom(s->hits[i].row))
+				continue;
 			describe(&s->hits[i], &other);
 			if (&s->hits[i] != r[k].best && other.cause == r[k].cause.cause)
 				add_values(&r[k].cause, &s->hits[i]);
@@ -327,6 +413,7 @@ int explain_rank(const struct explain_scanner *s, struct explain_report *out)
 		if (!r[k].cause.where[0])
 			str_copy(r[k].cause.where, sizeof(r[k].cause.where), r[k].earliest->where);
 	}
+	n = add_alternatives(s, r, n);
 	qsort(r, n, sizeof(r[0]), compare_ranked);
 	out->causes = calloc(n + 1, sizeof(*out->causes));
 	if (!out->causes) {

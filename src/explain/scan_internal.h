@@ -67,11 +67,22 @@ int catalog_confidence(size_t row);
 bool catalog_keyed(size_t row);
 /* For such a row, that value's group name ("xid"); else NULL. */
 const char *catalog_key_name(size_t row);
+/* Whether the row is a symptom ("@symptom"): it names no cause; its alternatives do. */
+bool catalog_symptom(size_t row);
 /* The cause a row names (for "@xid" rows, gpu.xid: the Xid's row decides). */
 enum cause_id catalog_cause(size_t row);
 /* An Xid's row of data/xid.tsv: its cause, confidence, name, action, source; false when unknown. */
 bool catalog_xid(const char *xid, enum cause_id *cause, int *confidence, const char **name, const char **action,
 		 const char **source);
+
+/* The differential (data/explain_alternatives.tsv): its rows, and whether row alt lists signature sig. */
+size_t catalog_alt_rows(void);
+bool catalog_alt_of(size_t alt, const char *sig);
+/* A static cell of the alternatives table; "" for an unknown column. */
+const char *catalog_alt_field(size_t alt, const char *column);
+/* The alternative's cause and weight (1..100). */
+enum cause_id catalog_alt_cause(size_t alt);
+int catalog_alt_weight(size_t alt);
 
 /* A fix step of c: alt 0 the fix, alt k alternative k (started by explain_add_alternative); duplicates dropped. */
 void explain_add_fix(struct explain_cause *c, int alt, const char *text, const char *command);

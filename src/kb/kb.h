@@ -45,7 +45,7 @@ extern const struct kb_table kb_table_cuda_driver, kb_table_cuda_archs, kb_table
 	kb_table_gpus, kb_table_gpu_peaks, kb_table_torch_releases,
 	kb_table_torch_variants, kb_table_torch_archs, kb_table_explain_signatures, kb_table_xid,
 	kb_table_sm_throughput, kb_table_torch_companions, kb_table_arch_support, kb_table_driver_install,
-	kb_table_cuda_images, kb_table_image_python, kb_table_cuda_sublibs;
+	kb_table_cuda_images, kb_table_image_python, kb_table_cuda_sublibs, kb_table_explain_alternatives;
 
 /* A row of data/gpus.tsv; strings are static. */
 struct kb_gpu {

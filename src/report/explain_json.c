@@ -4,6 +4,9 @@
  */
 #include "report/report_explain.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "paste/paste.h"
 #include "paste/paste_explain.h"
 
@@ -55,6 +58,34 @@ json_t *report_explain_json(const struct explain_report *r)
 			"extracted", values, "where", c->where[0] ? json_text(c->where) : json_null(), "fix", fix,
 			"confirmed", c->confirmed);
 		json_object_set_new(o, "alternatives", alts);
+		{
+			/* the differential: how this cause is told from the others offered for the same text */
+			json_t *checks = json_array();
+
+			for (int k = 0; k < c->nchecks; k++) {
+				json_t *answers = json_array();
+				const char *a = c->checks[k].answers;
+
+				while (*a) {
+					const char *sep = strstr(a, " || "), *arrow;
+					size_t len = sep ? (size_t)(sep - a) : strlen(a);
+					char *one = strndup(a, len);
+
+					if (one && (arrow = strstr(one, " => ")))
+						json_array_append_new(answers, json_pack("{s:s%, s:o}", "shows", one, (size_t)(arrow - one),
+							"means", json_text(arrow + 4)));
+					else if (one)
+						json_array_append_new(answers, json_pack("{s:n, s:o}", "shows", "means", json_text(one)));
+					free(one);
+					a += len + (sep ? 4 : 0);
+				}
+				json_array_append_new(checks, json_pack("{s:s, s:s, s:o}", "command", c->checks[k].command, "for",
+					c->checks[k].of, "answers", answers));
+			}
+			json_object_set_new(o, "distinguish", checks);
+			json_object_set_new(o, "suggested", json_boolean(c->suggested));
+			json_object_set_new(o, "prior", c->prior > 0 ? json_real(c->prior / 100.0) : json_null());
+		}
 		if (c->doctor_note)
 			json_object_set_new(o, "doctor", json_text(c->doctor_note));
 		json_object_set_new(o, "from", json_string(from_names[c->from]));

@@ -91,9 +91,46 @@ static void print_cause(struct textfmt *t, const struct explain_report *r, const
 			tf_wrapf(t, 2, 4, "not in the paste: %s (the output of `python -m torch.utils.collect_env` settles it)",
 				 missing);
 	}
+	if (c->nchecks > 0) {
+		tf_line(t, 2, "%s:", c->suggested ? "tell it apart" : "confirm it, and rule out the alternatives");
+		for (int i = 0; i < c->nchecks; i++) {
+			const char *a = c->checks[i].answers;
+
+			tf_line(t, 4, "$ %s", c->checks[i].command);
+			while (*a) {
+				const char *sep = strstr(a, " || ");
+				int len = sep ? (int)(sep - a) : (int)strlen(a);
+
+				tf_wrapf(t, 6, 8, "- %.*s", len, a);
+				a += len + (sep ? 4 : 0);
+			}
+		}
+	}
 	if (c->nfix > 0)
 		report_fix_steps(t, c->fix, c->nfix, (const char *const *)c->alt_titles, c->nalt);
 	tf_wrapf(t, 2, 4, "%ssource: %s%s", tf_c(t, TF_DIM), c->source, tf_c(t, TF_RESET));
+}
+
+/* "most likely X — also possible: Y (check: ...), Z (check: ...)": the causes the differential offers beside the top one. */
+static void print_differential(struct textfmt *t, const struct explain_report *r)
+{
+	char line[2048];
+	size_t used = 0;
+	int shown = 0;
+
+	for (size_t i = 1; i < r->count && shown < 4; i++) {
+		const struct explain_cause *c = &r->causes[i];
+
+		if (c->nchecks == 0 || used >= sizeof(line))
+			continue;
+		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s (%d%%; check: %s)", shown ? ", " : "",
+					 cause_name(c->cause), c->confidence, c->checks[0].command);
+		shown++;
+	}
+	if (shown == 0)
+		return;
+	tf_wrapf(t, 0, 4, "most likely %s \xe2\x80\x94 also possible: %s", cause_name(r->causes[0].cause), line);
+	fputc('\n', t->out);
 }
 
 /*
@@ -111,6 +148,7 @@ void report_text_explain(FILE *out, const struct explain_report *r, const struct
 		return;
 	}
 	fprintf(out, "gpudoctor explain: %s%s%s\n\n", tf_c(&t, TF_BOLD), cause_name(r->causes[0].cause), tf_c(&t, TF_RESET));
+	print_differential(&t, r);
 	fprintf(out, "%smost likely cause%s\n", tf_c(&t, TF_BOLD), tf_c(&t, TF_RESET));
 	print_cause(&t, r, &r->causes[0]);
 	if (r->count > 1) {

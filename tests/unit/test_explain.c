@@ -1,8 +1,9 @@
 /*
  * Unit tests for src/explain/: the streaming scanner (buffer seams, line
  * numbers, ANSI and \r clean-up, --tee), the ranking (causality over count,
- * Xid lookup, the OOM judgement) and the consistency of the compiled-in
- * catalog (data/explain_signatures.tsv, data/xid.tsv).
+ * Xid lookup, the OOM judgement, the differential of symptoms and ambiguous
+ * messages) and the consistency of the compiled-in catalog
+ * (data/explain_signatures.tsv, data/xid.tsv, data/explain_alternatives.tsv).
  */
 #include "testutil.h"
 
@@ -68,7 +69,7 @@ static void test_catalog_consistent(void **state)
 		for (size_t k = r + 1; k < t->nrows; k++)
 			if (strcmp(id, kb_field(t, k, "id")) == 0)
 				fail_msg("data/explain_signatures.tsv:%d: id %s repeats at line %d", t->lines[r], id, t->lines[k]);
-		if (strcmp(cause, "@xid") != 0 && !cause_by_name(cause, &cause_id))
+		if (strcmp(cause, "@xid") != 0 && strcmp(cause, "@symptom") != 0 && !cause_by_name(cause, &cause_id))
 			fail_msg("data/explain_signatures.tsv:%d: cause %s is not in the registry", t->lines[r], cause);
 		/* catalog_confidence() falls back to 50 on a malformed cell */
 		if (strcmp(kb_field(t, r, "confidence"), "50") != 0 && catalog_confidence(r) == 50)
@@ -83,6 +84,76 @@ static void test_catalog_consistent(void **state)
 	for (size_t r = 0; r < t->nrows; r++)
 		if (!cause_by_name(kb_field(t, r, "cause"), &cause_id))
 			fail_msg("data/xid.tsv:%d: cause %s is not in the registry", t->lines[r], kb_field(t, r, "cause"));
+}
+
+/* The REPL form of the symptom, inside a Markdown fence and a quoted reply, as issue bodies hold it. */
+static const char symptom_repl[] = "> I tried this:\n> ```python\n> >>> import torch\n> >>> torch.cuda.is_available()\n> False\n> ```\n";
+
+static void test_symptom_offers_causes(void **state)
+{
+	struct explain_report r;
+	struct explain_scanner *s = scan(symptom_repl, sizeof(symptom_repl) - 1, &r);
+
+	(void)state;
+	assert_true(r.count >= 3);
+	/* every cause is suggested, ranked by prior, each with a check */
+	for (size_t i = 0; i < r.count; i++) {
+		assert_true(r.causes[i].suggested);
+		assert_true(r.causes[i].nchecks >= 1);
+		assert_string_equal(r.causes[i].checks[0].of, "symptom.cuda-unavailable-repl");
+		if (i > 0)
+			assert_true(r.causes[i - 1].prior >= r.causes[i].prior);
+	}
+	assert_string_equal(cause_name(r.causes[0].cause), "torch.cpu-only");
+	assert_int_equal(r.causes[0].lines[0].number, 5);	/* a match that spans lines belongs to its last */
+	explain_report_release(&r);
+	explain_close(s);
+}
+
+static void test_exact_error_outranks_symptom(void **state)
+{
+	static const char text[] = "torch.cuda.is_available() returns False, and then:\n"
+		"AssertionError: Torch not compiled with CUDA enabled\n"
+		"RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver\n";
+	struct explain_report r;
+	struct explain_scanner *s = scan(text, sizeof(text) - 1, &r);
+	size_t i;
+
+	(void)state;
+	/* the two named causes lead, by their own ranking; the suggested ones follow */
+	assert_false(r.causes[0].suggested);
+	assert_false(r.causes[1].suggested);
+	for (i = 2; i < r.count; i++)
+		assert_true(r.causes[i].suggested);
+	/* a named cause that the differential also offers gains its check, not a second entry */
+	for (i = 0; i < r.count; i++)
+		if (r.causes[i].cause == CAUSE_DRIVER_NOT_INSTALLED)
+			break;
+	assert_true(i < r.count);
+	assert_false(r.causes[i].suggested);
+	assert_true(r.causes[i].nchecks >= 1);
+	for (size_t k = i + 1; k < r.count; k++)
+		assert_int_not_equal(r.causes[k].cause, CAUSE_DRIVER_NOT_INSTALLED);
+	explain_report_release(&r);
+	explain_close(s);
+}
+
+static void test_alternatives_consistent(void **state)
+{
+	(void)state;
+	assert_true(catalog_alt_rows() >= 20);
+	for (size_t a = 0; a < catalog_alt_rows(); a++) {
+		bool found = false;
+
+		assert_true(catalog_alt_weight(a) >= 1 && catalog_alt_weight(a) <= 100);
+		assert_true(catalog_alt_field(a, "check")[0] && catalog_alt_field(a, "answers")[0]);
+		for (size_t r = 0; r < catalog_rows() && !found; r++)
+			found = catalog_alt_of(a, catalog_field(r, "id"));
+		if (!found)
+			fail_msg("data/explain_alternatives.tsv:%d: names no signature", kb_table_explain_alternatives.lines[a]);
+	}
+	/* whole ids only: a prefix of a listed id does not match */
+	assert_false(catalog_alt_of(0, "torch.no-nvidia"));
 }
 
 static void test_oom_shortage(void **state)
@@ -297,6 +368,9 @@ int main(void)
 		cmocka_unit_test(test_ansi_and_progress_bars),
 		cmocka_unit_test(test_traceback_frame),
 		cmocka_unit_test(test_nothing_recognised),
+		cmocka_unit_test(test_symptom_offers_causes),
+		cmocka_unit_test(test_exact_error_outranks_symptom),
+		cmocka_unit_test(test_alternatives_consistent),
 		cmocka_unit_test(test_feed_fd_tee),
 		cmocka_unit_test(test_annotate_deep_message),
 	};
