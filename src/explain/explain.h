@@ -64,6 +64,7 @@ struct explain_cause {
 	/* set by explain_merge_paste() (paste/paste_explain.h) */
 	int from;			/* EXPLAIN_FROM_*: a signature matched, the paste's facts showed it, or both */
 	char paste_evidence[EXPLAIN_LINE_TEXT];	/* the rule's own words over the paste's facts, "" none */
+	int settled;			/* the other causes the differential offered that the paste's facts ruled out */
 	/* the differential (data/explain_alternatives.tsv) */
 	bool suggested;			/* no message names it: an alternative of an ambiguous message or a symptom */
 	int prior;			/* its weight among the alternatives of what was seen, 0 when it has none */
@@ -102,6 +103,8 @@ int explain_feed_text(struct explain_scanner *s, const char *text, size_t len, c
 /* Rank what was seen into causes; 0, or -1 when out of memory. */
 int explain_rank(const struct explain_scanner *s, struct explain_report *out);
 void explain_report_release(struct explain_report *r);
+/* Free the strings one cause owns (not the cause itself); for a step that drops a cause from a report. */
+void explain_cause_release(struct explain_cause *c);
 
 /* Parse a size as PyTorch prints it ("2.00 GiB", "405.77 MiB", "1024 bytes") into bytes; -1 if not one. */
 double explain_parse_size(const char *text);

@@ -268,7 +268,6 @@ static void build_text(struct explain_cause *c, const struct explain_hit *h, con
 	add_fixes(c, d->fix);
 }
 
-static void cause_release(struct explain_cause *c);
 
 static void add_check(struct explain_cause *c, size_t alt, const char *sig)
 {
@@ -418,7 +417,7 @@ int explain_rank(const struct explain_scanner *s, struct explain_report *out)
 	out->causes = calloc(n + 1, sizeof(*out->causes));
 	if (!out->causes) {
 		for (size_t k = 0; k < n; k++)
-			cause_release(&r[k].cause);
+			explain_cause_release(&r[k].cause);
 		free(r);
 		return -1;
 	}
@@ -434,8 +433,8 @@ int explain_rank(const struct explain_scanner *s, struct explain_report *out)
 	return 0;
 }
 
-/* A cause's own strings (the title, detail, note and fix steps it built). */
-static void cause_release(struct explain_cause *c)
+/* See explain.h: a cause's own strings (the title, detail, note and fix steps it built). */
+void explain_cause_release(struct explain_cause *c)
 {
 	free(c->title);
 	free(c->detail);
@@ -452,7 +451,7 @@ static void cause_release(struct explain_cause *c)
 void explain_report_release(struct explain_report *r)
 {
 	for (size_t i = 0; i < r->count; i++)
-		cause_release(&r->causes[i]);
+		explain_cause_release(&r->causes[i]);
 	free(r->causes);
 	memset(r, 0, sizeof(*r));
 }

@@ -201,6 +201,15 @@ static int merge_finding(struct explain_report *r, const struct paste *p, const 
 	if (c) {
 		i--;
 		c->from = EXPLAIN_FROM_BOTH;
+		if (c->suggested) {
+			/* a cause the differential only offered, now shown: the rule's words replace the guess */
+			c->suggested = false;
+			c->prior = 0;
+			free(c->detail);
+			c->detail = f->detail ? str_dup(f->detail) : NULL;
+			free(c->title);
+			c->title = str_dup(f->title);
+		}
 	} else {
 		struct explain_cause *grown = realloc(r->causes, (r->count + 1) * sizeof(*grown));
 
@@ -227,6 +236,29 @@ static int merge_finding(struct explain_report *r, const struct paste *p, const 
 	return 0;
 }
 
+/*
+ * When the paste's facts settle the top cause, the causes the differential only offered for what was seen
+ * (a symptom's usual causes) drop away; the top cause counts them, so the report can say what settled it.
+ */
+static void drop_settled_alternatives(struct explain_report *r)
+{
+	size_t kept = 1;
+
+	if (r->count == 0 || r->causes[0].from == EXPLAIN_FROM_SIGNATURE || r->causes[0].confidence < 100)
+		return;
+	for (size_t i = 1; i < r->count; i++) {
+		struct explain_cause *c = &r->causes[i];
+
+		if (c->suggested && c->from == EXPLAIN_FROM_SIGNATURE) {
+			explain_cause_release(c);
+			r->causes[0].settled++;
+			continue;
+		}
+		r->causes[kept++] = *c;
+	}
+	r->count = kept;
+}
+
 /* See paste_explain.h. */
 int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 {
@@ -247,6 +279,8 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 		rc = merge_finding(r, s->paste, f, needs);
 	}
 	diagnosis_release(&d);
+	if (rc == 0)
+		drop_settled_alternatives(r);
 	return rc;
 }
 

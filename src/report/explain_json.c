@@ -91,6 +91,8 @@ json_t *report_explain_json(const struct explain_report *r)
 		json_object_set_new(o, "from", json_string(from_names[c->from]));
 		if (c->paste_evidence[0])
 			json_object_set_new(o, "paste_evidence", json_text(c->paste_evidence));
+		if (c->settled > 0)
+			json_object_set_new(o, "settled_alternatives", json_integer(c->settled));
 		{
 			char missing[256];
 

@@ -84,6 +84,9 @@ static void print_cause(struct textfmt *t, const struct explain_report *r, const
 		tf_wrapf(t, 2, 4, "this machine: %s", c->doctor_note);
 	if (c->paste_evidence[0] && c->from == EXPLAIN_FROM_BOTH)
 		tf_wrapf(t, 2, 4, "from the paste: %s", c->paste_evidence);
+	if (c->settled > 0)
+		tf_wrapf(t, 2, 4, "the paste settles it: %d other usual cause%s of what was seen left out", c->settled,
+			 c->settled == 1 ? "" : "s");
 	{
 		char missing[256];
 
