@@ -13,7 +13,7 @@
 #include "cmd/machine.h"
 #include "cmd/options.h"
 #include "explain/join.h"
-#include "paste/paste_explain.h"
+#include "explain/paste_merge.h"
 #include "report/report_explain.h"
 #include "rules/rules.h"
 

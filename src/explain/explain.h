@@ -61,7 +61,7 @@ struct explain_cause {
 	/* set by explain_join_doctor() */
 	bool confirmed;			/* the doctor found the same cause on this machine */
 	char *doctor_note;
-	/* set by explain_merge_paste() (paste/paste_explain.h) */
+	/* set by explain_merge_paste() (explain/paste_merge.h) */
 	int from;			/* EXPLAIN_FROM_*: a signature matched, the paste's facts showed it, or both */
 	char paste_evidence[EXPLAIN_LINE_TEXT];	/* the rule's own words over the paste's facts, "" none */
 	int settled;			/* the other causes the differential offered that the paste's facts ruled out */

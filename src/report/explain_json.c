@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "paste/paste.h"
-#include "paste/paste_explain.h"
+#include "explain/paste_merge.h"
 
 static const char *const from_names[] = { "signature", "facts", "both" };
 

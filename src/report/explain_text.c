@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "paste/paste.h"
-#include "paste/paste_explain.h"
+#include "explain/paste_merge.h"
 #include "report/textfmt.h"
 
 /* A short block: what the paste showed, for the reader to check against the machine. */

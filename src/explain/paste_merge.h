@@ -1,9 +1,9 @@
 /*
- * paste_explain.h - explain's causes joined with what the doctor's rules
+ * paste_merge.h - explain's causes joined with what the doctor's rules
  * conclude from the facts a paste showed.
  */
-#ifndef GD_PASTE_PASTE_EXPLAIN_H
-#define GD_PASTE_PASTE_EXPLAIN_H
+#ifndef GD_EXPLAIN_PASTE_MERGE_H
+#define GD_EXPLAIN_PASTE_MERGE_H
 
 #include "explain/explain.h"
 

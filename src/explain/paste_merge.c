@@ -1,5 +1,5 @@
 /*
- * explain_merge.c - one rule engine for the doctor and explain: the
+ * paste_merge.c - one rule engine for the doctor and explain: the
  * doctor's rules run over the facts a paste showed, and the findings whose
  * rules read only what the paste showed join explain's ranked causes.
  *
@@ -9,7 +9,7 @@
  * absence (gpu.none, driver.not-installed, torch.not-installed) and causes
  * whose rules read what no paste shows (device nodes, the loader's search).
  */
-#include "paste/paste_explain.h"
+#include "explain/paste_merge.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,7 +259,7 @@ static void drop_settled_alternatives(struct explain_report *r)
 	r->count = kept;
 }
 
-/* See paste_explain.h. */
+/* See explain/paste_merge.h. */
 int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 {
 	struct diagnosis d;
@@ -284,7 +284,7 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 	return rc;
 }
 
-/* See paste_explain.h. Only for a cause a paste can show, and only what it did not show of it. */
+/* See explain/paste_merge.h. Only for a cause a paste can show, and only what it did not show of it. */
 bool explain_paste_missing(const struct explain_report *r, const struct explain_cause *c, char *out, size_t outsz)
 {
 	unsigned needs = paste_cause_needs(c->cause);
