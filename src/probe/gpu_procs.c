@@ -43,7 +43,22 @@ static void join_cmdline(const char *raw, size_t len, char *out, size_t outsz)
 	out[n] = '\0';
 }
 
-static void join_process(struct gpu_process *p, const struct rootfs *fs)
+/* The name of uid as a process already joined knows it, so /etc/passwd is read once per user. */
+static bool known_user(const struct runtime_facts *rt, long long uid, char *out, size_t outsz)
+{
+	for (int i = 0; i < rt->nvml_ndev; i++)
+		for (int k = 0; k < rt->nvml[i].nprocs; k++) {
+			const struct gpu_process *q = &rt->nvml[i].procs[k];
+
+			if (q->seen && q->uid == uid && q->user[0]) {
+				str_copy(out, outsz, q->user);
+				return true;
+			}
+		}
+	return false;
+}
+
+static void join_process(const struct runtime_facts *rt, struct gpu_process *p, const struct rootfs *fs)
 {
 	char path[64], *text = NULL;
 	size_t len = 0;
@@ -51,11 +66,12 @@ static void join_process(struct gpu_process *p, const struct rootfs *fs)
 	snprintf(path, sizeof(path), "/proc/%u/status", p->pid);
 	if (rootfs_read(fs, path, PROC_STATUS_MAX, &text, &len, NULL, NULL) < 0)
 		return;	/* gone since NVML listed it, or not ours to see */
-	p->seen = true;
 	p->uid = status_uid(text);
 	free(text);
-	if (p->uid >= 0 && user_id_name(fs, "/etc/passwd", (unsigned)p->uid, p->user, sizeof(p->user)) < 0)
+	if (p->uid >= 0 && !known_user(rt, p->uid, p->user, sizeof(p->user)) &&
+	    user_id_name(fs, "/etc/passwd", (unsigned)p->uid, p->user, sizeof(p->user)) < 0)
 		p->user[0] = '\0';
+	p->seen = true;
 	snprintf(path, sizeof(path), "/proc/%u/cmdline", p->pid);
 	if (rootfs_read(fs, path, PROC_CMDLINE_MAX, &text, &len, NULL, NULL) == 0) {
 		join_cmdline(text, len, p->command, sizeof(p->command));
@@ -74,5 +90,5 @@ void probe_gpu_processes(struct facts *f, const struct probe_ctx *ctx)
 	}
 	for (int i = 0; i < rt->nvml_ndev; i++)
 		for (int k = 0; k < rt->nvml[i].nprocs; k++)
-			join_process(&rt->nvml[i].procs[k], ctx->fs);
+			join_process(rt, &rt->nvml[i].procs[k], ctx->fs);
 }

@@ -54,6 +54,13 @@ void finding_stage(struct finding *f, enum stage stage)
 		f->stage = stage;
 }
 
+/* Free the text in *slot and put a formatted copy there, owned by the finding. */
+static void replace_text(char **slot, const char *fmt, va_list ap)
+{
+	free(*slot);
+	*slot = str_vdupf(fmt, ap);
+}
+
 /* Replace the detail (the old one is freed) with a formatted copy f owns; NULL f is ignored. */
 void finding_detail(struct finding *f, const char *fmt, ...)
 {
@@ -61,9 +68,8 @@ void finding_detail(struct finding *f, const char *fmt, ...)
 
 	if (!f)
 		return;
-	free(f->detail);
 	va_start(ap, fmt);
-	f->detail = str_vdupf(fmt, ap);
+	replace_text(&f->detail, fmt, ap);
 	va_end(ap);
 }
 
@@ -74,9 +80,8 @@ void finding_summary(struct finding *f, const char *fmt, ...)
 
 	if (!f)
 		return;
-	free(f->summary);
 	va_start(ap, fmt);
-	f->summary = str_vdupf(fmt, ap);
+	replace_text(&f->summary, fmt, ap);
 	va_end(ap);
 }
 

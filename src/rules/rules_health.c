@@ -52,9 +52,7 @@ static bool same_bus_id(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
 
-	if (la < 7 || lb < 7)
-		return false;
-	return str_casestr(a + la - 7, b + lb - 7) == a + la - 7;
+	return la >= 7 && lb >= 7 && strcasecmp(a + la - 7, b + lb - 7) == 0;
 }
 
 /* The 4-digit-domain form people and sysfs use. */
