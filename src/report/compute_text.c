@@ -97,8 +97,8 @@ void report_text_compute(FILE *out, const struct compute_report *r, bool bench, 
 	for (int i = 0; i < r->n; i++)
 		failed += !r->views[i].pass;
 	if (r->failure[0])
-		fprintf(out, "gpudoctor %s: %sFAIL%s - %s\n", bench ? "bench" : "test", tf_c(&t, TF_RED), tf_c(&t, TF_RESET),
-			r->failure);
+		tf_wrapf(&t, 0, 2, "gpudoctor %s: %sFAIL%s - %s", bench ? "bench" : "test", tf_c(&t, TF_RED),
+			 tf_c(&t, TF_RESET), r->failure);
 	else
 		fprintf(out, "gpudoctor %s: %s%s%s - %d of %d GPU%s %s\n", bench ? "bench" : "test",
 			tf_c(&t, r->pass ? TF_GREEN : TF_RED), r->pass ? "PASS" : "FAIL", tf_c(&t, TF_RESET), r->n - failed,
@@ -148,6 +148,6 @@ void report_compute_blocked(FILE *out, bool json, const char *command, const str
 		json_decref(j);
 		return;
 	}
-	fprintf(out, "gpudoctor %s: no usable GPU - %s\n", command, cause->title);
+	tf_wrapf(&t, 0, 2, "gpudoctor %s: no usable GPU - %s", command, cause->title);
 	tf_wrapf(&t, 2, 2, "root cause %s; run `gpudoctor` for the evidence and the fix.", cause_name(cause->cause));
 }

@@ -79,8 +79,8 @@ void report_text_doctor(FILE *out, const struct facts *facts, const struct diagn
 	size_t shown = 0;
 
 	str_upper(verdict, sizeof(verdict), verdict_name(d->verdict));
-	fprintf(out, "%sgpudoctor: %s%s%s — %s\n", tf_c(&t, TF_BOLD), tf_c(&t, vcolor), verdict, tf_c(&t, TF_RESET),
-		d->summary);
+	tf_wrapf(&t, 0, 2, "%sgpudoctor: %s%s%s — %s", tf_c(&t, TF_BOLD), tf_c(&t, vcolor), verdict, tf_c(&t, TF_RESET),
+		 d->summary);
 	if (d->root_cause) {
 		fprintf(out, "\n%sroot cause%s\n", tf_c(&t, TF_BOLD), tf_c(&t, TF_RESET));
 		print_finding(&t, d->root_cause, true);

@@ -1,6 +1,7 @@
 #include "report/text_facts.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define LABEL_WIDTH 11
@@ -178,6 +179,37 @@ static void cudnn_lines(struct textfmt *t, const struct facts *f)
 	denied_line(t, &c->status);
 }
 
+/*
+ * NAME=value; a search path too wide for the line is broken after its
+ * colons, so each directory stays whole and copyable.
+ */
+static void env_value(struct textfmt *t, const struct env_var *v)
+{
+	const char *p = v->value;
+	int col = 2 + LABEL_WIDTH + (int)strlen(v->name) + 1;
+
+	fprintf(t->out, "%s=", v->name);
+	if (v->kind != ENV_PATHS || col + (int)strlen(p) <= t->width) {
+		fprintf(t->out, "%s\n", p);
+		return;
+	}
+	while (*p) {
+		size_t n = strcspn(p, ":");
+
+		n += p[n] == ':';
+		if (col > 2 + LABEL_WIDTH + 2 && col + (int)n > t->width) {
+			fputc('\n', t->out);
+			cont(t);
+			fputs("  ", t->out);
+			col = 2 + LABEL_WIDTH + 2;
+		}
+		fwrite(p, 1, n, t->out);
+		col += (int)n;
+		p += n;
+	}
+	fputc('\n', t->out);
+}
+
 static void env_lines(struct textfmt *t, const struct facts *f, int detail)
 {
 	int shown = 0;
@@ -190,7 +222,7 @@ static void env_lines(struct textfmt *t, const struct facts *f, int detail)
 			continue;
 		if (shown++)
 			cont(t);
-		fprintf(t->out, "%s=%s\n", v->name, v->value);
+		env_value(t, v);
 		if (strcmp(v->name, "CUDA_VISIBLE_DEVICES") == 0 && f->env.visible_origin[0]) {
 			cont(t);
 			fprintf(t->out, "  set by %s (%s)\n", f->env.visible_origin, f->env.visible_origin_detail);
@@ -411,8 +443,8 @@ static void kernlog_lines(struct textfmt *t, const struct facts *f, int detail)
 	fputc('\n', t->out);
 }
 
-/* See text_facts.h. Also prints the model's notes and dropped-data counts, under "notes", at every detail. */
-void text_facts_summary(struct textfmt *t, const struct facts *f, int detail)
+/* Every layer's lines, unwrapped: a line is as long as its facts make it. */
+static void facts_lines(struct textfmt *t, const struct facts *f, int detail)
 {
 	system_lines(t, f, detail);
 	platform_lines(t, f);
@@ -438,4 +470,28 @@ void text_facts_summary(struct textfmt *t, const struct facts *f, int detail)
 		label(t, i || f->note_count ? "" : "notes");
 		fprintf(t->out, "%s\n", text);
 	}
+}
+
+/*
+ * See text_facts.h. Also prints the model's notes and dropped-data counts,
+ * under "notes", at every detail. The lines are composed in memory and then
+ * broken to the terminal's width after their label, so that no fact (a
+ * container engine list, a long path) makes the report wider than its prose.
+ */
+void text_facts_summary(struct textfmt *t, const struct facts *f, int detail)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	struct textfmt inner = *t;
+
+	if (!mem) { /* out of memory: the lines as they come, unbroken */
+		facts_lines(t, f, detail);
+		return;
+	}
+	inner.out = mem;
+	facts_lines(&inner, f, detail);
+	if (fclose(mem) == 0 && text)
+		tf_reflow(t, text, 2 + LABEL_WIDTH, 2 + LABEL_WIDTH + 2);
+	free(text);
 }

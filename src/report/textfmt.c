@@ -23,7 +23,9 @@ void tf_line(struct textfmt *t, int indent, const char *fmt, ...)
 	fputc('\n', t->out);
 }
 
-/* Break at spaces; a word longer than the line is printed whole. */
+static int visible_width(const char *text, size_t len);
+
+/* Break at spaces; a word longer than the line is printed whole. Colour escapes take no width. */
 void tf_wrap(struct textfmt *t, int indent, int hang, const char *text)
 {
 	int col = indent;
@@ -35,8 +37,9 @@ void tf_wrap(struct textfmt *t, int indent, int hang, const char *text)
 		p++;
 	while (*p) {
 		size_t wlen = strcspn(p, " \n");
+		int wcols = visible_width(p, wlen);
 
-		if (!line_start && col + 1 + (int)wlen > t->width) {
+		if (!line_start && col + 1 + wcols > t->width) {
 			fprintf(t->out, "\n%*s", hang, "");
 			col = hang;
 			line_start = true;
@@ -46,13 +49,125 @@ void tf_wrap(struct textfmt *t, int indent, int hang, const char *text)
 			col++;
 		}
 		fwrite(p, 1, wlen, t->out);
-		col += (int)wlen;
+		col += wcols;
 		line_start = false;
 		p += wlen;
 		while (*p == ' ' || *p == '\n')
 			p++;
 	}
 	fputc('\n', t->out);
+}
+
+/* If text[i] opens a colour escape (ESC [ ... m), the index just past it; else i. */
+static size_t skip_escape(const char *text, size_t i, size_t len)
+{
+	if (text[i] != '\033' || i + 1 >= len || text[i + 1] != '[')
+		return i;
+	i += 2;
+	while (i < len && text[i] != 'm')
+		i++;
+	return i < len ? i + 1 : len;
+}
+
+/* Whether byte c starts a character: a UTF-8 continuation byte is no new column. */
+static bool starts_char(char c)
+{
+	return ((unsigned char)c & 0xC0) != 0x80;
+}
+
+/* Columns text[0..len) takes on a terminal; colour escapes take none. */
+static int visible_width(const char *text, size_t len)
+{
+	int w = 0;
+
+	for (size_t i = 0; i < len;) {
+		size_t next = skip_escape(text, i, len);
+
+		if (next != i) {
+			i = next;
+			continue;
+		}
+		w += starts_char(text[i++]);
+	}
+	return w;
+}
+
+/*
+ * One over-long line: its first keep columns as they are (a label), the rest
+ * broken at the last space that fits, each new line indented by hang. A word
+ * longer than the room is printed whole on a line of its own.
+ */
+static void reflow_line(struct textfmt *t, const char *line, size_t len, int keep, int hang)
+{
+	size_t at = 0;
+	int col = 0;
+
+	while (at < len && col < keep) { /* the label, escapes included */
+		size_t next = skip_escape(line, at, len);
+
+		if (next == at)
+			col += starts_char(line[at++]);
+		else
+			at = next;
+	}
+	while (at < len && skip_escape(line, at, len) != at)
+		at = skip_escape(line, at, len);
+	fwrite(line, 1, at, t->out);
+	while (at < len) {
+		size_t cut = 0, first_space = 0, i = at;
+		int c = col;
+
+		/* the last space at which the text before it still fits, else the first space */
+		while (i < len) {
+			size_t next = skip_escape(line, i, len);
+
+			if (next != i) {
+				i = next;
+				continue;
+			}
+			if (line[i] == ' ' && i > at) {
+				if (c <= t->width)
+					cut = i;
+				else if (cut)
+					break;
+				if (!first_space)
+					first_space = i;
+				if (c > t->width)
+					break;
+			}
+			c += starts_char(line[i++]);
+		}
+		if (i >= len && c <= t->width)
+			cut = len;
+		if (!cut)
+			cut = first_space ? first_space : len;
+		fwrite(line + at, 1, cut - at, t->out);
+		at = cut;
+		while (at < len && line[at] == ' ')
+			at++;
+		if (at < len)
+			fprintf(t->out, "\n%*s", hang, "");
+		col = hang;
+	}
+	fputc('\n', t->out);
+}
+
+/* See textfmt.h. */
+void tf_reflow(struct textfmt *t, const char *text, int keep, int hang)
+{
+	while (*text) {
+		size_t len = strcspn(text, "\n");
+
+		if (visible_width(text, len) <= t->width) {
+			fwrite(text, 1, len, t->out);
+			fputc('\n', t->out);
+		} else {
+			reflow_line(t, text, len, keep, hang);
+		}
+		text += len;
+		if (*text == '\n')
+			text++;
+	}
 }
 
 /* tf_wrap on the formatted text, cut silently at 4095 bytes. */

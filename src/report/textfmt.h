@@ -30,6 +30,12 @@ void tf_line(struct textfmt *t, int indent, const char *fmt, ...) __attribute__(
 /* Wrap text at t->width: first line at indent, the rest at hang. */
 void tf_wrap(struct textfmt *t, int indent, int hang, const char *text);
 void tf_wrapf(struct textfmt *t, int indent, int hang, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/*
+ * Print text line by line; a line wider than t->width keeps its first keep
+ * columns and is broken at spaces after them, later lines indented by hang.
+ * Colour escapes take no width.
+ */
+void tf_reflow(struct textfmt *t, const char *text, int keep, int hang);
 struct fix_step;
 /* Fix steps as "fix:" numbered, then each alternative as "or instead: TITLE" with its own numbers. */
 void report_fix_steps(struct textfmt *t, const struct fix_step *fix, int nfix, const char *const *alt_titles, int nalt);

@@ -8,18 +8,90 @@
 
 #include "report/text_facts.h"
 
-/* info's text at detail 1, as a string the caller frees. */
-static char *render(const struct facts *f)
+/* info's text at detail 1 and the given width, as a string the caller frees. */
+static char *render_at(const struct facts *f, int width, bool color)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
-	struct textfmt t = { .out = out, .color = false, .width = 200 };
+	struct textfmt t = { .out = out, .color = color, .width = width };
 
 	assert_non_null(out);
 	text_facts_summary(&t, f, 1);
 	fclose(out);
 	return buf;
+}
+
+static char *render(const struct facts *f)
+{
+	return render_at(f, 200, false);
+}
+
+/* The widest line of text, in columns; colour escapes take none. */
+static int widest_line(const char *text)
+{
+	int widest = 0, col = 0;
+
+	for (const char *p = text; *p; p++) {
+		if (*p == '\033') {
+			while (*p && *p != 'm')
+				p++;
+			if (!*p)
+				break;
+			continue;
+		}
+		if (*p == '\n') {
+			col = 0;
+			continue;
+		}
+		if (++col > widest)
+			widest = col;
+	}
+	return widest;
+}
+
+static void set_env(struct facts *f, const char *name, enum env_kind kind, const char *value)
+{
+	struct env_var *v = &f->env.vars[f->env.count++];
+
+	v->name = name;
+	v->kind = kind;
+	v->value = strdup(value);
+	assert_non_null(v->value);
+}
+
+/*
+ * A machine with Docker and containerd (the container-host line ran to 150
+ * columns) and a long PATH: every line fits 80 columns, coloured or not, no
+ * word is lost, and PATH breaks after its colons with each directory whole.
+ */
+static void test_lines_fit_the_width(void **state)
+{
+	struct facts *f = facts_new();
+	char *plain, *coloured;
+
+	(void)state;
+	f->container_host.status.state = FACT_OK;
+	f->container_host.engine = f->container_host.docker = f->container_host.containerd = true;
+	str_copy(f->container_host.engines, sizeof(f->container_host.engines),
+		 "docker (/usr/bin/dockerd), containerd (/usr/bin/containerd)");
+	set_env(f, "PATH", ENV_PATHS,
+		"/root/.cargo/bin:/root/.pyenv/plugins/pyenv-virtualenv/shims:/root/.pyenv/shims:/root/.pyenv/bin:"
+		"/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+	plain = render_at(f, 80, false);
+	coloured = render_at(f, 80, true);
+	assert_in_range(widest_line(plain), 60, 80);
+	assert_int_equal(widest_line(coloured), widest_line(plain));
+	assert_non_null(strstr(plain, "  platform   not in a container\n"
+				      "             container engines: docker (/usr/bin/dockerd), containerd\n"
+				      "               (/usr/bin/containerd); NVIDIA Container Toolkit not found, Docker\n"
+				      "               runtime not registered, 0 NVIDIA CDI specs\n"));
+	assert_non_null(strstr(plain, "  env        PATH=/root/.cargo/bin:/root/.pyenv/plugins/pyenv-virtualenv/shims:\n"
+				      "               /root/.pyenv/shims:/root/.pyenv/bin:/usr/local/cuda/bin:\n"
+				      "               /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"));
+	free(plain);
+	free(coloured);
+	facts_free(f);
 }
 
 static struct nvml_device *one_nvml_device(struct facts *f)
@@ -85,6 +157,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unknown_values_read_unknown),
 		cmocka_unit_test(test_known_values_and_processes),
+		cmocka_unit_test(test_lines_fit_the_width),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
