@@ -169,7 +169,7 @@ static void add_lines(struct explain_cause *c, const struct paste *p, unsigned n
 	qsort(c->lines, (size_t)c->nlines, sizeof(c->lines[0]), by_position);
 }
 
-/* The rule's conclusion, then the report lines it read: "...; this machine has 470.182.03 (line 21: Nvidia ...)". */
+/* The rule's conclusion, then the report lines it read: "...; the pasted machine has 470.182.03 (line 21: ...)". */
 static void paste_evidence(struct explain_cause *c, const struct paste *p, const struct finding *f, unsigned needs)
 {
 	size_t used = (size_t)snprintf(c->paste_evidence, sizeof(c->paste_evidence), "%s", f->title);
@@ -259,6 +259,17 @@ static void drop_settled_alternatives(struct explain_report *r)
 	r->count = kept;
 }
 
+/*
+ * A prediction from versions that torch itself contradicted: where the paste shows
+ * torch.cuda.is_available() True, torch is neither a CPU or ROCm build nor refused by the driver
+ * (a forward-compatibility package, say, let an older driver run it).
+ */
+static bool contradicted(const struct paste *p, enum cause_id cause)
+{
+	return p->cuda_available == 1 &&
+	       (cause == CAUSE_TORCH_CPU_ONLY || cause == CAUSE_TORCH_ROCM_BUILD || cause == CAUSE_TORCH_DRIVER_TOO_OLD);
+}
+
 /* See explain/paste_merge.h. */
 int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 {
@@ -274,7 +285,7 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 		const struct finding *f = &d.findings.items[i];
 		unsigned needs = paste_cause_needs(f->cause);
 
-		if (f->severity == SEV_INFO || needs == 0 || (needs & ~s->paste->seen))
+		if (f->severity == SEV_INFO || needs == 0 || (needs & ~s->paste->seen) || contradicted(s->paste, f->cause))
 			continue;
 		rc = merge_finding(r, s->paste, f, needs);
 	}

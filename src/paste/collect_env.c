@@ -97,6 +97,13 @@ bool paste_read_collect_env(struct paste *p, const char *line, const struct past
 		paste_torch_version(p, v, true, at);
 		return true;
 	}
+	if ((v = paste_after(line, "Is CUDA available: "))) {
+		if (strcmp(v, "True") == 0 || strcmp(v, "Yes") == 0)
+			p->cuda_available = 1;
+		else if (strcmp(v, "False") == 0 || strcmp(v, "No") == 0)
+			p->cuda_available = 0;
+		return true;
+	}
 	if ((v = paste_after(line, "Is debug build: "))) {
 		if (strcmp(v, "True") == 0 || strcmp(v, "Yes") == 0)
 			p->facts->python.torches[0].debug = true;

@@ -38,6 +38,7 @@ struct paste *paste_new(void)
 	}
 	str_copy(p->facts->root, sizeof(p->facts->root), "(the paste)");
 	p->facts->live = false;
+	p->facts->from_paste = true;
 	p->facts->python.selected = -1;
 	p->facts->toolkits.active = -1;
 	p->facts->libs.cuda.chosen = p->facts->libs.nvml.chosen = -1;
@@ -45,6 +46,7 @@ struct paste *paste_new(void)
 	p->facts->runtime.nvml_count = p->facts->runtime.cuda_count = -1;
 	p->facts->python.deep.available = -1;
 	p->run_gpus = -1;
+	p->cuda_available = -1;
 	p->smi_gpu = -1;
 	return p;
 }

@@ -52,6 +52,9 @@ struct paste {
 	/* what a docker or podman run line asked for: 1 with a GPU flag, 0 without one, -1 none seen */
 	int run_gpus;
 	char run_line[200];
+	/* torch.cuda.is_available() as the paste printed it (collect_env's "Is CUDA available", a print's
+	 * third word): 1 True, 0 False, -1 not shown */
+	int cuda_available;
 	/* parser state carried from line to line */
 	bool in_collect_env;			/* after "PyTorch version:" (collect_env's first line) */
 	bool cudnn_list;			/* after "cuDNN version: Probably one of the following:" */

@@ -73,5 +73,7 @@ bool paste_read_torch_print(struct paste *p, const char *line, const struct past
 		return false;
 	paste_torch_version(p, words[0], true, at);
 	paste_torch_cuda(p, words[1], at);
+	if (n == 3)	/* print(torch.__version__, torch.version.cuda, torch.cuda.is_available()) */
+		p->cuda_available = words[2][0] == 'T';
 	return true;
 }

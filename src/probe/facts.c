@@ -26,6 +26,12 @@ struct facts *facts_new(void)
 	return f;
 }
 
+/* See facts.h. */
+const char *facts_machine(const struct facts *facts)
+{
+	return facts->from_paste ? "the pasted machine" : "this machine";
+}
+
 /* Frees the environment values (the model's only heap strings) and the model itself; NULL is fine. */
 void facts_free(struct facts *facts)
 {

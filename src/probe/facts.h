@@ -617,6 +617,7 @@ struct facts {
 	struct fact_limit limits[MAX_LIMITS];	/* every bound that left something out says so */
 	int nlimits;
 	bool live;
+	bool from_paste;		/* read from a pasted report: findings speak of "the pasted machine" */
 	char notes[MAX_NOTES][FACT_TEXT * 2];	/* probe remarks worth showing */
 	int note_count;
 	/* files the probes were refused (permission): the first few paths, and how many refusals */
@@ -639,6 +640,8 @@ struct facts {
 
 /* Allocate a zeroed model; NULL on allocation failure. */
 struct facts *facts_new(void);
+/* How findings name the machine the facts describe: "this machine", or "the pasted machine" (static). */
+const char *facts_machine(const struct facts *facts);
 /* Free the model and every string it owns. NULL is fine. */
 void facts_free(struct facts *facts);
 

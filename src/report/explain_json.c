@@ -21,6 +21,7 @@ static json_t *paste_json(const struct paste *p)
 		json_array_append_new(paste_saw(p, (enum paste_section)s) ? seen : unseen,
 				      json_text(paste_section_name((enum paste_section)s)));
 	o = json_pack("{s:o, s:o}", "seen", seen, "not_seen", unseen);
+	json_object_set_new(o, "cuda_available", p->cuda_available < 0 ? json_null() : json_boolean(p->cuda_available));
 	if (p->run_gpus >= 0)
 		json_object_set_new(o, "run", json_pack("{s:o, s:b}", "line", json_text(p->run_line), "gpus", p->run_gpus == 1));
 	return o;

@@ -40,6 +40,9 @@ static void print_paste(struct textfmt *t, const struct explain_report *r)
 		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%sWSL %d", used ? ", " : "", f->container.wsl_version);
 	if (f->container.in_container && used < sizeof(buf))
 		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%sin a container", used ? ", " : "");
+	if (p->cuda_available >= 0 && used < sizeof(buf))
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%sCUDA available %s", used ? ", " : "",
+					 p->cuda_available ? "True" : "False");
 	if (p->run_gpus >= 0 && used < sizeof(buf))
 		snprintf(buf + used, sizeof(buf) - used, "%s%s", used ? ", " : "",
 			 p->run_gpus ? "started with a GPU flag" : "started without --gpus");

@@ -45,7 +45,7 @@ void fix_install_driver(struct finding *f, const struct facts *facts)
 }
 
 /* See fixes.h: the plan's path as the fix, two of its alternatives after it; `gpudoctor fix` shows them all. */
-void fix_from_plan(struct finding *f, const struct plan *plan)
+void fix_from_plan(struct finding *f, const struct plan *plan, const struct facts *facts)
 {
 	if (plan->npaths == 0) {
 		finding_fix(f, NULL, "no checked way to a working PyTorch: %s (`gpudoctor fix` shows what was tried)",
@@ -60,8 +60,9 @@ void fix_from_plan(struct finding *f, const struct plan *plan)
 	if (plan->npaths > 3) {
 		char title[96];
 
-		str_printf(title, sizeof(title), "%d more way%s, each checked: gpudoctor fix lists them", plan->npaths - 3,
-			   plan->npaths - 3 > 1 ? "s" : "");
+		str_printf(title, sizeof(title), "%d more way%s, each checked: gpudoctor fix lists them%s",
+			   plan->npaths - 3, plan->npaths - 3 > 1 ? "s" : "",
+			   facts->from_paste ? " (run it on the pasted machine)" : "");
 		finding_alternative(f, "%s", title);
 		finding_fix(f, "gpudoctor fix", "%s", title);
 	}
@@ -77,7 +78,7 @@ void fix_torch_plan(struct finding *f, const struct facts *facts, enum plan_prob
 		return;
 	plan_machine_from_facts(facts, &m);
 	plan_torch(&m, problem, plan);
-	fix_from_plan(f, plan);
+	fix_from_plan(f, plan, facts);
 	free(plan);
 }
 

@@ -43,7 +43,8 @@ static void check_visible_devices(const struct facts *facts, struct findings *ou
 			if (env->visible_indices[i] < ngpu)
 				continue;
 			f = findings_add(out, CAUSE_ENV_VISIBLE_DEVICES, i == 0 ? SEV_ERROR : SEV_WARNING,
-					 "CUDA_VISIBLE_DEVICES names GPU %d, but this machine has %d", env->visible_indices[i], ngpu);
+					 "CUDA_VISIBLE_DEVICES names GPU %d, but %s has %d", env->visible_indices[i],
+					 facts_machine(facts), ngpu);
 			finding_detail(f, "Indices count from 0. CUDA stops at the first index that does not exist, so %s.",
 				       i == 0 ? "no GPU is visible at all" : "the GPUs listed after it are dropped too");
 			break;

@@ -14,7 +14,7 @@ static void check_no_gpu(const struct facts *facts, struct findings *out)
 	if (facts->pci.count > 0 || (ctl && ctl->present) || (facts->container.wsl && facts->container.dev_dxg) ||
 	    fact_denied(&facts->pci.status) || fact_denied(&facts->kmod.status))
 		return;	/* what could not be read is not "no GPU" */
-	f = findings_add(out, CAUSE_GPU_NONE, SEV_ERROR, "no NVIDIA GPU is visible on this machine");
+	f = findings_add(out, CAUSE_GPU_NONE, SEV_ERROR, "no NVIDIA GPU is visible on %s", facts_machine(facts));
 	if (facts->container.wsl)
 		finding_detail(f, "This is WSL, but /dev/dxg is missing: the Windows side exposes no GPU to this "
 			       "distribution (WSL 1, or a Windows driver without WSL support).");

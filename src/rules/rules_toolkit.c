@@ -31,8 +31,8 @@ static void check_newer_than_driver(const struct facts *facts, struct findings *
 		has_compat = kb_cuda_minor_compat_driver(atoi(tk->version), &compat) == 0 &&
 			     version_compare(drv, compat.value) >= 0;
 		f = findings_add(out, CAUSE_TOOLKIT_NEWER_THAN_DRIVER, has_compat ? SEV_INFO : SEV_WARNING,
-				 "CUDA %s at %s needs driver %s; this machine has %s", tk->version, tk->real_path,
-				 need.value, drv);
+				 "CUDA %s at %s needs driver %s; %s has %s", tk->version, tk->real_path,
+				 need.value, facts_machine(facts), drv);
 		if (has_compat)
 			finding_detail(f, "Driver %s is older than CUDA %s asks for, but within CUDA %d.x minor-version "
 				       "compatibility (>= %s): programs built with it run, except those that JIT-compile "

@@ -77,7 +77,7 @@ static void check_installed(const struct facts *f, struct findings *out)
 		return;
 	fd = findings_add(out, CAUSE_TORCH_NOT_INSTALLED, SEV_WARNING, "PyTorch is not installed for %s",
 			  py->exe);
-	finding_detail(fd, "No interpreter on this machine has torch in its site directories.");
+	finding_detail(fd, "No interpreter on %s has torch in its site directories.", facts_machine(f));
 	finding_evidence(fd, "diagnosed interpreter", f->python.selected_reason, "%s, Python %s", py->exe, py->version);
 	fix_torch_plan(fd, f, PROBLEM_NOT_INSTALLED);
 }
@@ -132,7 +132,8 @@ static void check_driver_and_arch(const struct facts *f, struct findings *out)
 	v.cuda = t->cuda;
 	if (drv && kb_torch_variant_min_driver(&v, &need) == 0 && version_compare(drv, need.value) < 0) {
 		fd = findings_add(out, CAUSE_TORCH_DRIVER_TOO_OLD, SEV_ERROR,
-				  "torch %s needs NVIDIA driver >= %s; this machine has %s", t->version, need.value, drv);
+				  "torch %s needs NVIDIA driver >= %s; %s has %s", t->version, need.value,
+				  facts_machine(f), drv);
 		finding_detail(fd, "This build carries the CUDA %s runtime, which needs at least driver %s (with "
 			       "minor-version compatibility). torch prints \"The NVIDIA driver on your system is too old\" "
 			       "and torch.cuda.is_available() is False.", t->cuda, need.value);

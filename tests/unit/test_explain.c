@@ -10,6 +10,8 @@
 #include "explain/explain.h"
 #include "explain/join.h"
 #include "explain/scan_internal.h"
+#include "explain/paste_merge.h"
+#include "paste/paste.h"
 #include "kb/kb.h"
 #include "util/str.h"
 
@@ -106,6 +108,56 @@ static void test_symptom_offers_causes(void **state)
 	}
 	assert_string_equal(cause_name(r.causes[0].cause), "torch.cpu-only");
 	assert_int_equal(r.causes[0].lines[0].number, 5);	/* a match that spans lines belongs to its last */
+	explain_report_release(&r);
+	explain_close(s);
+}
+
+/* collect_env of pytorch/pytorch#112553 (torch 2.1.0+cu121, driver 470.182.03), whole and in part */
+static const char collect_env_470[] = "PyTorch version: 2.1.0+cu121\n"
+				      "CUDA used to build PyTorch: 12.1\n"
+				      "Is CUDA available: %s\n"
+				      "GPU models and configuration: GPU 0: Tesla T4\n"
+				      "Nvidia driver version: 470.182.03\n";
+
+/* The position of cause in r, or -1. */
+static int cause_at(const struct explain_report *r, enum cause_id cause)
+{
+	for (size_t i = 0; i < r->count; i++)
+		if (r->causes[i].cause == cause)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * The versions predict torch.driver-too-old, with the rule's words for the pasted machine; where the same
+ * paste shows torch.cuda.is_available() True (a forward-compatibility package can make that so), the
+ * prediction is withdrawn: torch's own answer wins.
+ */
+static void test_paste_cuda_available_decides(void **state)
+{
+	char text[512];
+	struct explain_report r;
+	struct explain_scanner *s;
+	int at;
+
+	(void)state;
+	snprintf(text, sizeof(text), collect_env_470, "False");
+	s = scan(text, strlen(text), &r);
+	assert_int_equal(explain_merge_paste(s, &r), 0);
+	at = cause_at(&r, CAUSE_TORCH_DRIVER_TOO_OLD);
+	assert_int_equal(at, 0);
+	assert_int_not_equal(r.causes[0].from, EXPLAIN_FROM_SIGNATURE);	/* the rule concluded it */
+	assert_non_null(strstr(r.causes[0].paste_evidence, "needs NVIDIA driver >= 525.60.13; the pasted machine has "
+							    "470.182.03"));
+	assert_int_equal(r.paste->cuda_available, 0);
+	explain_report_release(&r);
+	explain_close(s);
+
+	snprintf(text, sizeof(text), collect_env_470, "True");
+	s = scan(text, strlen(text), &r);
+	assert_int_equal(explain_merge_paste(s, &r), 0);
+	assert_int_equal(cause_at(&r, CAUSE_TORCH_DRIVER_TOO_OLD), -1);
+	assert_int_equal(r.paste->cuda_available, 1);
 	explain_report_release(&r);
 	explain_close(s);
 }
@@ -370,6 +422,7 @@ int main(void)
 		cmocka_unit_test(test_nothing_recognised),
 		cmocka_unit_test(test_symptom_offers_causes),
 		cmocka_unit_test(test_exact_error_outranks_symptom),
+		cmocka_unit_test(test_paste_cuda_available_decides),
 		cmocka_unit_test(test_alternatives_consistent),
 		cmocka_unit_test(test_feed_fd_tee),
 		cmocka_unit_test(test_annotate_deep_message),

@@ -63,6 +63,8 @@ static void test_collect_env_cu121_driver_470(void **state)
 	assert_string_equal(f->python.envs[0].version, "3.11");
 	assert_int_equal(f->python.selected, 0);
 	assert_string_equal(facts_driver_version(f), "470.182.03");
+	assert_int_equal(p->cuda_available, 0);
+	assert_true(f->from_paste);
 	assert_int_equal(f->pci.count, 1);
 	assert_string_equal(f->pci.gpus[0].name, "Tesla T4");
 	assert_string_equal(f->pci.gpus[0].cc, "7.5");
@@ -109,6 +111,7 @@ static void test_collect_env_cpu_build(void **state)
 	assert_string_equal(p->facts->pci.gpus[0].name, "NVIDIA GeForce RTX 4080 Laptop GPU");
 	assert_int_equal(t->npackages, 2);
 	assert_string_equal(t->packages[0], "torchaudio 2.2.2");
+	assert_int_equal(p->cuda_available, -1);	/* not in the paste */
 	paste_free(p);
 }
 
