@@ -22,22 +22,29 @@
 
 #define S(x) (1u << (x))
 
+/*
+ * confidence: how surely the rule's finding over pasted facts is the cause, 100 when the versions decide it.
+ * A table of memory use is a moment's snapshot, often taken while the user's own job ran: a usual cause only.
+ */
 static const struct {
 	enum cause_id cause;
 	unsigned needs;
+	int confidence;
 } cause_needs[] = {
 	/* rules_torch.c check_driver_and_arch: the selected torch's CUDA, the driver version */
-	{ CAUSE_TORCH_DRIVER_TOO_OLD, S(PASTE_TORCH) | S(PASTE_DRIVER) },
+	{ CAUSE_TORCH_DRIVER_TOO_OLD, S(PASTE_TORCH) | S(PASTE_DRIVER), 100 },
 	/* the same check: the torch build's architectures against the GPU's compute capability */
-	{ CAUSE_TORCH_ARCH_UNSUPPORTED, S(PASTE_TORCH) | S(PASTE_GPU) },
+	{ CAUSE_TORCH_ARCH_UNSUPPORTED, S(PASTE_TORCH) | S(PASTE_GPU), 100 },
 	/* rules_torch.c check_build: the torch build, and a GPU present */
-	{ CAUSE_TORCH_CPU_ONLY, S(PASTE_TORCH) | S(PASTE_GPU) },
-	{ CAUSE_TORCH_ROCM_BUILD, S(PASTE_TORCH) | S(PASTE_GPU) },
+	{ CAUSE_TORCH_CPU_ONLY, S(PASTE_TORCH) | S(PASTE_GPU), 100 },
+	{ CAUSE_TORCH_ROCM_BUILD, S(PASTE_TORCH) | S(PASTE_GPU), 100 },
 	/*
 	 * rules_platform.c check_wsl_driver: WSL (the kernel release), and a libcuda.so.1 outside /usr/lib/wsl in the
 	 * loader cache (its other evidence, the module on disk and DKMS, no paste shows: false, never a trigger)
 	 */
-	{ CAUSE_WSL_DRIVER, S(PASTE_CONTAINER) | S(PASTE_LIBS) },
+	{ CAUSE_WSL_DRIVER, S(PASTE_CONTAINER) | S(PASTE_LIBS), 100 },
+	/* rules_load.c check_memory: nvidia-smi's memory row and its Processes table (the GPU table) */
+	{ CAUSE_GPU_MEMORY_BUSY, S(PASTE_GPU), 50 },
 };
 
 /* See paste.h. */
@@ -46,6 +53,15 @@ unsigned paste_cause_needs(enum cause_id cause)
 	for (size_t i = 0; i < sizeof(cause_needs) / sizeof(cause_needs[0]); i++)
 		if (cause_needs[i].cause == cause)
 			return cause_needs[i].needs;
+	return 0;
+}
+
+/* How surely the rule's finding over the paste's facts is the cause (the table above); 0 when never taken. */
+static int paste_cause_confidence(enum cause_id cause)
+{
+	for (size_t i = 0; i < sizeof(cause_needs) / sizeof(cause_needs[0]); i++)
+		if (cause_needs[i].cause == cause)
+			return cause_needs[i].confidence;
 	return 0;
 }
 
@@ -228,7 +244,9 @@ static int merge_finding(struct explain_report *r, const struct paste *p, const 
 		c->from = EXPLAIN_FROM_FACTS;
 		add_lines(c, p, needs);
 	}
-	c->confidence = 100;	/* the rule's own conclusion from versions the paste printed */
+	/* the rule's own conclusion from what the paste printed; a message that named the cause more surely keeps that */
+	if (paste_cause_confidence(f->cause) > c->confidence || c->from == EXPLAIN_FROM_FACTS)
+		c->confidence = paste_cause_confidence(f->cause);
 	paste_evidence(c, p, f, needs);
 	add_fact_values(c, p, needs);
 	take_fix(c, f, !paste_not_linux(p));

@@ -4,9 +4,13 @@
  * ("|   0  NVIDIA GeForce RTX 3090     Off  | 00000000:01:00.0  On |"), and
  * `nvidia-smi -L` ("GPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-...)"),
  * which collect_env also prints under "GPU models and configuration".
+ * The row under each GPU row gives its memory, temperature, P-state and
+ * utilisation, and the Processes table who holds the memory: they fill
+ * the driver's device list (runtime.nvml), as NVML would report it.
  */
 #include "paste/paste_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,6 +107,131 @@ static bool take_row(struct paste *p, const char *line, const struct paste_at *a
 	if (!name[0])
 		return false;
 	paste_gpu(p, index, name, bus, at);
+	p->smi_gpu = index;
+	return true;
+}
+
+/* NVML's entry for the table's GPU index, unknown values -1 as the runtime probe leaves them; NULL past the bound. */
+static struct nvml_device *smi_device(struct paste *p, int index)
+{
+	struct runtime_facts *rt = &p->facts->runtime;
+
+	if (index < 0 || index >= MAX_RT_DEVICES) {
+		facts_dropped(p->facts, "GPUs in nvidia-smi's table", MAX_RT_DEVICES, 1);
+		return NULL;
+	}
+	while (rt->nvml_ndev <= index) {
+		struct nvml_device *d = &rt->nvml[rt->nvml_ndev++];
+
+		memset(d, 0, sizeof(*d));
+		d->mem_total_mib = d->mem_used_mib = d->ecc_uncorrected = d->clock_events = -1;
+		d->utilization = d->temperature_c = d->fan_percent = d->pstate = d->temp_slowdown_c = -1;
+		d->persistence = d->compute_mode = d->mig_current = d->mig_pending = d->mig_instances = -1;
+		d->retired_pending = d->remap_pending = d->remap_failure = d->retired_sbe = d->retired_dbe = -1;
+		d->power_w = d->power_limit_w = -1;
+	}
+	return &rt->nvml[index];
+}
+
+/* "1234MiB" -> 1234; -1 when the word is not a MiB count ("N/A" on Windows' WDDM) */
+static long long mib(const char *w)
+{
+	char *end;
+	long long v = strtoll(w, &end, 10);
+
+	return end != w && strcmp(end, "MiB") == 0 && v >= 0 ? v : -1;
+}
+
+/*
+ * The row under a GPU row: "| 30%   34C    P8    22W / 350W |   1234MiB / 24576MiB |      0%      Default |"
+ * (the fan, N/A on passively cooled GPUs, may be missing in older layouts).
+ */
+static bool take_usage_row(struct paste *p, const char *line)
+{
+	char c0[FACT_TEXT], c1[64], c2[64], used[32], total[32], w[32];
+	const char *slash, *s;
+	struct nvml_device *d;
+
+	cell(line, 0, c0, sizeof(c0));
+	cell(line, 1, c1, sizeof(c1));
+	cell(line, 2, c2, sizeof(c2));
+	if (!(slash = strchr(c1, '/')))
+		return false;
+	paste_word(used, sizeof(used), c1);
+	s = slash + 1;
+	while (char_is_space((unsigned char)*s))
+		s++;
+	paste_word(total, sizeof(total), s);
+	if (mib(used) < 0 || mib(total) <= 0 || !(d = smi_device(p, p->smi_gpu)))
+		return false;
+	d->mem_used_mib = mib(used);
+	d->mem_total_mib = mib(total);
+	for (s = c0; *s; s += strcspn(s, " ")) {
+		while (*s == ' ')
+			s++;
+		paste_word(w, sizeof(w), s);
+		if (w[0] == 'P' && char_is_digit((unsigned char)w[1]))
+			d->pstate = atoi(w + 1);
+		else if (char_is_digit((unsigned char)w[0]) && w[strlen(w) - 1] == 'C')
+			d->temperature_c = atoi(w);
+	}
+	paste_word(w, sizeof(w), c2);
+	if (char_is_digit((unsigned char)w[0]) && strchr(w, '%'))
+		d->utilization = atoi(w);
+	p->smi_gpu = -1;
+	return true;
+}
+
+/* A process type in the table: C compute, G graphics, C+G, M (MPS), M+C. */
+static bool process_type(const char *w)
+{
+	return strcmp(w, "C") == 0 || strcmp(w, "G") == 0 || strcmp(w, "C+G") == 0 || strcmp(w, "M") == 0 ||
+	       strcmp(w, "M+C") == 0;
+}
+
+/*
+ * A row of the Processes table: "|    0   N/A  N/A      1234      C   python                 4000MiB |"
+ * (GI and CI ids since 450; before them "|    0      1234      C   python      4000MiB |").
+ */
+static bool take_process_row(struct paste *p, const char *line)
+{
+	char words[12][FACT_TEXT / 2], body[FACT_TEXT * 2];
+	int n = 0, type = -1;
+	const char *s;
+	struct nvml_device *d;
+	struct gpu_process *proc;
+	long long used;
+
+	cell(line, 0, body, sizeof(body));
+	for (s = body; *s && n < 12; n++) {
+		paste_word(words[n], sizeof(words[n]), s);
+		s += strcspn(s, " \t");
+		while (char_is_space((unsigned char)*s))
+			s++;
+	}
+	for (int i = 2; i < n - 1 && type < 0; i++)
+		if (process_type(words[i]) && str_is_digits(words[i - 1]))
+			type = i;
+	if (type < 0 || !str_is_digits(words[0]))
+		return false;
+	used = mib(words[n - 1]);
+	if (!(d = smi_device(p, atoi(words[0]))))
+		return true;
+	if (d->nprocs >= MAX_RT_PROCS) {
+		d->procs_total = d->procs_total > 0 ? d->procs_total + 1 : d->nprocs + 1;
+		return true;
+	}
+	proc = &d->procs[d->nprocs++];
+	memset(proc, 0, sizeof(*proc));
+	proc->pid = (unsigned)strtoul(words[type - 1], NULL, 10);
+	proc->used_mib = used;
+	proc->uid = -1;
+	/* the name nvidia-smi shows, cut short by it ("...n/python3") */
+	for (int i = type + 1; i < n - 1; i++) {
+		size_t len = strlen(proc->command);
+
+		snprintf(proc->command + len, sizeof(proc->command) - len, "%s%s", len ? " " : "", words[i]);
+	}
 	return true;
 }
 
@@ -139,7 +268,9 @@ bool paste_read_nvidia_smi(struct paste *p, const char *line, const struct paste
 			return true;
 		}
 		if (p->smi_table)
-			return take_row(p, line, at);
+			return take_row(p, line, at) || (p->smi_gpu >= 0 && take_usage_row(p, line));
+		if (p->smi_processes)
+			return take_process_row(p, line);
 	}
 	return false;
 }

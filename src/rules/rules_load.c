@@ -44,6 +44,8 @@ static const char *holders(const struct facts *facts, const struct nvml_device *
 		known++;
 		own += (uid_t)d->procs[k].uid == facts->system.user.uid;
 	}
+	if (known == 0 && facts->from_paste) /* a table's processes: whose, the paste does not say */
+		return d->nprocs == 1 ? "a process" : "processes";
 	if (known == d->nprocs && own == d->nprocs && d->procs_total <= 0)
 		return d->nprocs == 1 ? "your own process" : "your own processes";
 	if (own > 0)

@@ -241,6 +241,70 @@ static void test_smi_tables(void **state)
 	paste_free(p);
 }
 
+/*
+ * The row under each GPU row and the Processes table: RLinf/RLinf#255 (two RTX 4090s, driver 550.163.01),
+ * the process row of pytorch/torchrec's torchrec/inference/docs/inference.rst (GI and CI columns), and the
+ * 4xx layout's "Not Supported" and "No running processes found" rows as nvidia-smi prints them.
+ */
+static void test_smi_memory_and_processes(void **state)
+{
+	static const char rlinf[] =
+		"| NVIDIA-SMI 550.163.01             Driver Version: 550.163.01     CUDA Version: 12.4     |\n"
+		"|-----------------------------------------+------------------------+----------------------+\n"
+		"| GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile Uncorr. ECC |\n"
+		"| Fan  Temp   Perf          Pwr:Usage/Cap |           Memory-Usage | GPU-Util  Compute M. |\n"
+		"|                                         |                        |               MIG M. |\n"
+		"|=========================================+========================+======================|\n"
+		"|   0  NVIDIA GeForce RTX 4090        Off |   00000000:4E:00.0 Off |                  Off |\n"
+		"| 30%   29C    P8             22W /  450W |     507MiB /  24564MiB |      0%      Default |\n"
+		"|                                         |                        |                  N/A |\n"
+		"+-----------------------------------------+------------------------+----------------------+\n"
+		"|   1  NVIDIA GeForce RTX 4090        Off |   00000000:4F:00.0 Off |                  Off |\n"
+		"| 30%   29C    P8             21W /  450W |     459MiB /  24564MiB |      0%      Default |\n"
+		"+-----------------------------------------------------------------------------+\n"
+		"| Processes:                                                                  |\n"
+		"|  GPU   GI   CI        PID   Type   Process name                  GPU Memory |\n"
+		"|        ID   ID                                                   Usage      |\n"
+		"|=============================================================================|\n"
+		"|    0   N/A  N/A     86668      C   ./example                        1357MiB |\n"
+		"+-----------------------------------------------------------------------------+\n";
+	static const char old[] =
+		"| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |\n"
+		"|   0  GeForce GT 710      Off  | 00000000:01:00.0 N/A |                  N/A |\n"
+		"| 40%   31C    P0    N/A /  N/A |      0MiB /  2002MiB |     N/A      Default |\n"
+		"| Processes:                                                       GPU Memory |\n"
+		"|  GPU       PID   Type   Process name                             Usage      |\n"
+		"|=============================================================================|\n"
+		"|    0                    Not Supported                                       |\n"
+		"|  No running processes found                                                 |\n";
+	struct paste *p = read_text(rlinf);
+	const struct runtime_facts *rt = &p->facts->runtime;
+
+	(void)state;
+	assert_int_equal(rt->nvml_ndev, 2);
+	assert_int_equal(rt->nvml[0].mem_used_mib, 507);
+	assert_int_equal(rt->nvml[0].mem_total_mib, 24564);
+	assert_int_equal(rt->nvml[0].temperature_c, 29);
+	assert_int_equal(rt->nvml[0].pstate, 8);
+	assert_int_equal(rt->nvml[0].utilization, 0);
+	assert_int_equal(rt->nvml[1].mem_used_mib, 459);
+	assert_int_equal(rt->nvml[0].ecc_uncorrected, -1);	/* not in the table: unknown, never 0 */
+	assert_int_equal(rt->nvml[0].nprocs, 1);
+	assert_int_equal(rt->nvml[0].procs[0].pid, 86668);
+	assert_int_equal(rt->nvml[0].procs[0].used_mib, 1357);
+	assert_int_equal(rt->nvml[0].procs[0].uid, -1);
+	assert_string_equal(rt->nvml[0].procs[0].command, "./example");
+	assert_int_equal(rt->nvml[1].nprocs, 0);
+	paste_free(p);
+	p = read_text(old);
+	rt = &p->facts->runtime;
+	assert_int_equal(rt->nvml_ndev, 1);
+	assert_int_equal(rt->nvml[0].mem_total_mib, 2002);
+	assert_int_equal(rt->nvml[0].utilization, -1);	/* "N/A" */
+	assert_int_equal(rt->nvml[0].nprocs, 0);
+	paste_free(p);
+}
+
 static void test_run_lines_and_prompt(void **state)
 {
 	struct paste *p;
@@ -385,6 +449,7 @@ int main(void)
 		cmocka_unit_test(test_dmesg_xid),
 		cmocka_unit_test(test_prose_is_no_report),
 		cmocka_unit_test(test_smi_tables),
+		cmocka_unit_test(test_smi_memory_and_processes),
 		cmocka_unit_test(test_run_lines_and_prompt),
 		cmocka_unit_test(test_kernel_and_driver_files),
 		cmocka_unit_test(test_lspci),
