@@ -66,7 +66,7 @@ BIN_SAN := build/asan/gpudoctor
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRC))
 
-.PHONY: all check deps unit scenarios explain-test hostile syscalls cli ptx-check smoke bench gpu-check clean fakes fuzz fuzz-build
+.PHONY: all check deps unit scenarios explain-test hostile syscalls cli cluster ptx-check smoke bench gpu-check clean fakes fuzz fuzz-build
 .SECONDARY:
 
 all: $(BIN)
@@ -149,7 +149,7 @@ build/asan/tests/%: tests/unit/%.c $(OBJ_LIB_SAN)
 
 check: deps
 	@tools/check-stray-ids
-	@$(MAKE) --no-print-directory $(BIN) unit fakes-test scenarios explain-test fix-test hostile syscalls cli ptx-check smoke
+	@$(MAKE) --no-print-directory $(BIN) unit fakes-test scenarios explain-test fix-test hostile syscalls cli cluster ptx-check smoke
 	@echo "all checks passed"
 
 deps:
@@ -181,6 +181,10 @@ syscalls: $(BIN)
 # The command line: each command's own options, usage errors, --help at 80 columns.
 cli: $(BIN_SAN)
 	tests/cli $(BIN_SAN)
+
+# Cluster hooks as the schedulers run them: node-problem-detector's plugin protocol, the deployment files.
+cluster: $(BIN_SAN) $(FAKES)
+	tests/cluster/npd $(BIN_SAN)
 
 ptx-check:
 	@tests/ptx-check

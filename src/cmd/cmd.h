@@ -50,6 +50,8 @@ struct cmd_options {
 	/* fix: what to write (the report, or the plan as a file), and --venv DIR */
 	enum fix_output { FIX_REPORT, FIX_SCRIPT, FIX_REQUIREMENTS, FIX_CONDA_ENV, FIX_DOCKERFILE } fix_output;
 	const char *fix_venv;
+	/* health */
+	bool npd;			/* --npd: node-problem-detector's message limit */
 	/* operands after the command name */
 	char **args;
 	int nargs;
@@ -69,7 +71,7 @@ struct command {
 	bool operands;			/* takes operands after its options */
 };
 
-extern const struct command cmd_doctor, cmd_info, cmd_explain, cmd_test, cmd_bench, cmd_kb, cmd_fix;
+extern const struct command cmd_doctor, cmd_info, cmd_explain, cmd_test, cmd_bench, cmd_kb, cmd_fix, cmd_health;
 
 /*
  * A report on its way to standard output: renderers write into fp (memory);

@@ -167,6 +167,9 @@ static int apply(enum cmd_option_id id, const char *value, struct cmd_options *o
 		}
 		o->fix_venv = value;
 		break;
+	case OPT_NPD:
+		o->npd = true;
+		break;
 	}
 	return 0;
 }

@@ -1,0 +1,152 @@
+/*
+ * health.c - `gpudoctor health`: the doctor for schedulers. Files and the
+ * driver only (Python is never run), the node's layers only
+ * (rules/node_health.h), one short line, and a hard time budget: a health
+ * check must never hang the daemon that runs it (slurmd, node-problem-
+ * detector).
+ *
+ * Exit status: 0 healthy, 1 unhealthy, 2 unknown (or a usage error), the
+ * codes node-problem-detector's custom plugins use.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "cmd/machine.h"
+#include "cmd/options.h"
+#include "report/report.h"
+#include "report/report_health.h"
+#include "rules/node_health.h"
+#include "util/str.h"
+
+#define HEALTH_BUDGET_S 5.0
+#define NPD_MESSAGE_MAX 80	/* node-problem-detector's default max_output_length */
+
+/* Written by the budget's alarm, which may only call async-signal-safe functions: prepared in advance. */
+static char overrun_line[128];
+static size_t overrun_len;
+
+static void on_overrun(int sig)
+{
+	(void)sig;
+	if (write(STDOUT_FILENO, overrun_line, overrun_len) < 0) {
+		/* nothing more can be said */
+	}
+	_exit(EXIT_USAGE);	/* 2: unknown */
+}
+
+/*
+ * The whole run's budget: past it the line says so and the process ends with "unknown". The driver probe
+ * gets a quarter of it per call (and, as always, three calls' worth in all), so it gives up and kills its
+ * helper process before the alarm; the alarm is for what no deadline covers.
+ */
+static void arm_budget(double budget_s, bool json)
+{
+	struct itimerval t = { { 0, 0 }, { (long)budget_s, (long)((budget_s - (long)budget_s) * 1e6) } };
+	struct sigaction sa;
+
+	str_printf(overrun_line, sizeof(overrun_line),
+		   json ? "{\"schema\": \"gpudoctor.health/1\", \"status\": \"unknown\", \"message\": "
+			  "\"unknown: the check did not finish within %.1f s\"}\n"
+			: "unknown: the check did not finish within %.1f s\n",
+		   budget_s);
+	overrun_len = strlen(overrun_line);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_overrun;
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &t, NULL);
+}
+
+static void disarm_budget(void)
+{
+	struct itimerval t = { { 0, 0 }, { 0, 0 } };
+
+	setitimer(ITIMER_REAL, &t, NULL);
+}
+
+static int status_exit(enum node_status s)
+{
+	return s == NODE_HEALTHY ? EXIT_READY : s == NODE_UNHEALTHY ? EXIT_NOT_READY : EXIT_USAGE;
+}
+
+static int run_health(const struct cmd_options *given)
+{
+	struct cmd_options opts = *given;
+	double budget = given->timeout_s > 0 ? given->timeout_s : HEALTH_BUDGET_S;
+	struct node_health h;
+	struct machine m;
+	struct diagnosis d;
+	struct cmd_out o;
+	struct facts *facts;
+	char line[512];
+	FILE *out;
+	int status;
+
+	arm_budget(budget, given->format == FORMAT_JSON);
+	opts.timeout_s = budget / 4;
+	opts.fast = true;	/* never run an interpreter: the node's layers only */
+	opts.deep = false;
+	opts.python = NULL;
+	if ((status = machine_open(&m, &opts)))
+		return status;
+	facts = machine_probe(&m, &opts);
+	machine_close(&m);
+	if (!facts)
+		return EXIT_INTERNAL;
+	rules_run(facts, &d);
+	node_health_judge(facts, &d, &h);
+	disarm_budget();
+	status = status_exit(h.status);
+	if (!(out = cmd_out_open(&o))) {
+		diagnosis_release(&d);
+		facts_free(facts);
+		return EXIT_INTERNAL;
+	}
+	if (given->format == FORMAT_JSON) {
+		json_t *j = report_health_json(&h, &d, facts);
+
+		if (j)
+			report_json_write(out, j);
+		else
+			status = EXIT_INTERNAL;
+		json_decref(j);
+	} else {
+		report_health_line(line, sizeof(line), given->npd ? NPD_MESSAGE_MAX : 0, &h, facts);
+		fprintf(out, "%s\n", line);
+	}
+	diagnosis_release(&d);
+	facts_free(facts);
+	return cmd_out_close(&o, given, status);
+}
+
+/* The machine options, with --timeout as the whole check's budget. */
+static const struct cmd_option health_only[] = {
+	{ "root", 0, "DIR", OPT_ROOT, "check the machine whose files are under DIR instead of / (nothing from it "
+	  "is run or loaded)" },
+	{ "load-root-libraries", 0, NULL, OPT_LOAD_ROOT_LIBS, "under --root, load and call the image's driver "
+	  "libraries (only for an image you trust)" },
+	{ "timeout", 0, "SECONDS", OPT_TIMEOUT, "the whole check's budget (default 5); past it the answer is "
+	  "unknown" },
+	{ "npd", 0, NULL, OPT_NPD, "node-problem-detector's custom plugin protocol: the message cut to 80 "
+	  "characters" },
+};
+static CMD_OPTION_GROUP(health_options, health_only);
+
+static const struct cmd_option_group *const groups[] = { &health_options, NULL };
+
+const struct command cmd_health = {
+	.name = "health",
+	.run = run_health,
+	.summary = "a node's GPU health for schedulers: one line, exit 0/1/2",
+	.usage = "gpudoctor health [options]",
+	.description = "The doctor narrowed to what a node owns: the GPUs on the bus, the kernel module, device "
+		       "nodes, the driver libraries and the driver API (Python is never run; a user's "
+		       "environment never makes a node unhealthy). Prints one line: healthy, unhealthy with the "
+		       "cause id and what is wrong, or unknown. Here --timeout is the whole check's budget "
+		       "(default 5 s): past it the answer is unknown, never a hang.",
+	.epilogue = "Exit status: 0 healthy, 1 unhealthy, 2 unknown or usage error, 3 internal\n"
+		    "error (node-problem-detector reads 0 OK, 1 problem, 2 unknown).\n",
+	.groups = groups,
+};
