@@ -288,6 +288,46 @@ static bool contradicted(const struct paste *p, enum cause_id cause)
 	       (cause == CAUSE_TORCH_CPU_ONLY || cause == CAUSE_TORCH_ROCM_BUILD || cause == CAUSE_TORCH_DRIVER_TOO_OLD);
 }
 
+/*
+ * What the platform the paste shows explains first. Under WSL the CUDA driver is the Windows driver's,
+ * reached through /usr/lib/wsl/lib: a missing libcuda, no driver, no device, a device busy or unavailable
+ * and a failed cuInit there are WSL's driver set-up before anything else (NVIDIA's CUDA on WSL user guide:
+ * no Linux driver inside WSL, libcuda from the Windows driver).
+ */
+static const enum cause_id wsl_explains[] = {
+	CAUSE_CUDA_LIB_MISSING, CAUSE_DRIVER_NOT_INSTALLED, CAUSE_DRIVER_NOT_LOADED, CAUSE_GPU_NONE,
+	CAUSE_GPU_MIG_OR_COMPUTE_MODE, CAUSE_CUDA_INIT_FAILED, CAUSE_CONTAINER_NO_GPU,
+};
+
+/*
+ * When the paste shows WSL (a kernel release, or the text naming it) and the first cause is one WSL
+ * explains, wsl.driver, where the text already offered it, moves first at the same confidence; its
+ * evidence says which line showed WSL.
+ */
+static void settle_by_platform(struct explain_report *r, const struct paste *p)
+{
+	const struct container_facts *c = &p->facts->container;
+	bool explained = false;
+	size_t i;
+
+	if (!c->wsl || r->count < 2)
+		return;
+	for (size_t k = 0; k < sizeof(wsl_explains) / sizeof(wsl_explains[0]); k++)
+		explained |= r->causes[0].cause == wsl_explains[k];
+	for (i = 1; i < r->count && r->causes[i].cause != CAUSE_WSL_DRIVER; i++)
+		;
+	if (!explained || i == r->count)
+		return;
+	if (r->causes[i].confidence < r->causes[0].confidence)
+		r->causes[i].confidence = r->causes[0].confidence;
+	r->causes[i].suggested = false;
+	r->causes[i].from = EXPLAIN_FROM_BOTH;	/* a message, and the platform the paste shows */
+	str_printf(r->causes[i].paste_evidence, sizeof(r->causes[i].paste_evidence),
+		   "under WSL%s the CUDA driver is the Windows driver's, so %s starts there: %s",
+		   c->wsl_version == 2 ? " 2" : "", cause_name(r->causes[0].cause), c->wsl_evidence);
+	place(r, i);
+}
+
 /* See explain/paste_merge.h. */
 int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 {
@@ -308,8 +348,10 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 		rc = merge_finding(r, s->paste, f, needs);
 	}
 	diagnosis_release(&d);
-	if (rc == 0)
+	if (rc == 0) {
+		settle_by_platform(r, s->paste);
 		drop_settled_alternatives(r);
+	}
 	return rc;
 }
 

@@ -92,7 +92,54 @@ static bool take_proc_version(struct paste *p, const char *line, const struct pa
 	return true;
 }
 
+/*
+ * WSL named in the text ("On WSL Ubuntu 22.04", "inside WSL2", "Windows Subsystem for Linux", "Ubuntu
+ * Subsystem on Windows"): as sure a sign of the platform as the kernel release, which prose rarely
+ * quotes. Only the upper-case word counts: /usr/lib/wsl is a path, not a claim. Never takes the line.
+ */
+static bool ascii_letter(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* The first "WSL" in line that is a word of its own ("WSL", "WSL2", "WSL 2", "WSLInterop"), or NULL. */
+static const char *wsl_word(const char *line)
+{
+	for (const char *w = strstr(line, "WSL"); w; w = strstr(w + 3, "WSL")) {
+		bool starts = w == line || !(ascii_letter((unsigned char)w[-1]) || char_is_digit((unsigned char)w[-1]) ||
+					     w[-1] == '/' || w[-1] == '_' || w[-1] == '-');
+
+		if (starts && (!ascii_letter((unsigned char)w[3]) || str_starts_with(w, "WSLInterop")))
+			return w;
+	}
+	return NULL;
+}
+
+static void note_wsl_named(struct paste *p, const char *line, const struct paste_at *at)
+{
+	struct container_facts *c = &p->facts->container;
+	const char *w = wsl_word(line);
+	const char *v;
+	int version = 0;
+
+	if (w) {
+		v = w + 3 + (w[3] == ' ');
+		version = *v == '2' ? 2 : *v == '1' ? 1 : 0;
+	} else if (!str_casestr(line, "Windows Subsystem for Linux") && !str_casestr(line, "Subsystem on Windows")) {
+		return;
+	}
+	if (c->wsl)
+		return;	/* the kernel release (or an earlier line) said it first */
+	c->wsl = true;
+	c->wsl_version = version;
+	str_printf(c->wsl_evidence, sizeof(c->wsl_evidence), "the text names WSL (line %lu)", at->number);
+	paste_mark(p, PASTE_CONTAINER, at);
+}
+
 bool paste_read_platform(struct paste *p, const char *line, const struct paste_at *at)
 {
-	return take_uname(p, line, at) || take_proc_version(p, line, at) || take_os_release(p, line, at);
+	if (take_uname(p, line, at) || take_proc_version(p, line, at) || take_os_release(p, line, at))
+		return true;
+	note_wsl_named(p, line, at);
+	return false;
 }

@@ -162,6 +162,38 @@ static void test_paste_cuda_available_decides(void **state)
 	explain_close(s);
 }
 
+/*
+ * facebookresearch/seamless_communication#167: cuDNN cannot open libcuda.so. Alone it reads as a missing
+ * library first; with the text's "Ubuntu Subsystem on Windows", WSL's driver set-up moves first.
+ */
+static void test_wsl_named_settles_libcuda(void **state)
+{
+	static const char error[] = "\"Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open "
+				    "shared object file: No such file or directory\"\n";
+	static const char wsl[] = "i'm using Python 3.10.12 and followed the instructions as it shows to run on a Ubuntu "
+				  "Subsystem on Windows.\n";
+	char text[512];
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	s = scan(error, sizeof(error) - 1, &r);
+	assert_int_equal(explain_merge_paste(s, &r), 0);
+	assert_int_not_equal(r.causes[0].cause, CAUSE_WSL_DRIVER);
+	assert_true(cause_at(&r, CAUSE_WSL_DRIVER) > 0);
+	explain_report_release(&r);
+	explain_close(s);
+
+	snprintf(text, sizeof(text), "%s\n%s", error, wsl);
+	s = scan(text, strlen(text), &r);
+	assert_int_equal(explain_merge_paste(s, &r), 0);
+	assert_int_equal(r.causes[0].cause, CAUSE_WSL_DRIVER);
+	assert_int_equal(r.causes[0].from, EXPLAIN_FROM_BOTH);
+	assert_non_null(strstr(r.causes[0].paste_evidence, "the text names WSL (line 3)"));
+	explain_report_release(&r);
+	explain_close(s);
+}
+
 static void test_exact_error_outranks_symptom(void **state)
 {
 	static const char text[] = "torch.cuda.is_available() returns False, and then:\n"
@@ -423,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_symptom_offers_causes),
 		cmocka_unit_test(test_exact_error_outranks_symptom),
 		cmocka_unit_test(test_paste_cuda_available_decides),
+		cmocka_unit_test(test_wsl_named_settles_libcuda),
 		cmocka_unit_test(test_alternatives_consistent),
 		cmocka_unit_test(test_feed_fd_tee),
 		cmocka_unit_test(test_annotate_deep_message),

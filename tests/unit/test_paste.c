@@ -305,6 +305,36 @@ static void test_smi_memory_and_processes(void **state)
 	paste_free(p);
 }
 
+/*
+ * WSL named in prose: facebookresearch/nougat#105 ("On WSL Ubuntu 22.04.2 LTS"), microsoft/WSL#6014
+ * ("inside WSL2"), facebookresearch/seamless_communication#167 ("Ubuntu Subsystem on Windows"); a path
+ * such as /usr/lib/wsl/lib and WSLENV are no claim.
+ */
+static void test_wsl_named_in_prose(void **state)
+{
+	static const struct {
+		const char *text;
+		bool wsl;
+		int version;
+	} cases[] = {
+		{ "On WSL Ubuntu 22.04.2 LTS, I had to create a link to /usr/lib/wsl/lib/libcuda.so.1\n", true, 0 },
+		{ "I am running this inside WSL2 on the Insider build\n", true, 2 },
+		{ "followed the instructions as it shows to run on a Ubuntu Subsystem on Windows.\n", true, 0 },
+		{ "ls /usr/lib/wsl/lib/ shows libcuda.so.1\n", false, 0 },
+		{ "WSLENV is empty\n", false, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct paste *p = read_text(cases[i].text);
+
+		assert_int_equal(p->facts->container.wsl, cases[i].wsl);
+		assert_int_equal(p->facts->container.wsl_version, cases[i].version);
+		assert_int_equal(paste_saw(p, PASTE_CONTAINER), cases[i].wsl);
+		paste_free(p);
+	}
+}
+
 static void test_run_lines_and_prompt(void **state)
 {
 	struct paste *p;
@@ -450,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_prose_is_no_report),
 		cmocka_unit_test(test_smi_tables),
 		cmocka_unit_test(test_smi_memory_and_processes),
+		cmocka_unit_test(test_wsl_named_in_prose),
 		cmocka_unit_test(test_run_lines_and_prompt),
 		cmocka_unit_test(test_kernel_and_driver_files),
 		cmocka_unit_test(test_lspci),
