@@ -2,7 +2,8 @@
 #
 #   make            build build/gpudoctor
 #   make check      unit tests + scenario tests + hostile-root suite + real-machine smoke test,
-#                   all under AddressSanitizer and UndefinedBehaviorSanitizer
+#                   all under AddressSanitizer and UndefinedBehaviorSanitizer; ends with one
+#                   summary block (V=1: every suite's output too)
 #   make bench      doctor vs. python -m torch.utils.collect_env, and the static
 #                   analysis of a full-size CUDA torch install
 #   make fuzz       libFuzzer harnesses for the parsers, FUZZ_SECONDS each (needs
@@ -66,7 +67,7 @@ BIN_SAN := build/asan/gpudoctor
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRC))
 
-.PHONY: all check deps unit scenarios explain-test hostile syscalls cli cluster ptx-check smoke bench gpu-check clean fakes fuzz fuzz-build
+.PHONY: all check check-suites check-binaries stray-ids deps unit scenarios explain-test hostile syscalls cli cluster ptx-check smoke bench gpu-check clean fakes fuzz fuzz-build
 .SECONDARY:
 
 all: $(BIN)
@@ -147,16 +148,37 @@ build/asan/tests/%: tests/unit/%.c $(OBJ_LIB_SAN)
 	$(call say,TEST,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Wno-missing-prototypes $(SAN_FLAGS) -o $@ $< $(OBJ_LIB_SAN) $(LDLIBS) -lcmocka
 
+# Every suite runs, even after one has failed (in parallel under -j), its output kept in build/check/;
+# one summary block ends it (tools/check-summary), after the output of any suite that failed. V=1 shows
+# every suite's output as it runs. The binaries are built first, once, so suites never build concurrently.
+CHECK_DIR := build/check
+CHECK_SUITES := build stray-ids unit fakes-test scenarios explain-test fix-test hostile syscalls cli cluster ptx-check smoke
+
 check: deps
+	@rm -rf $(CHECK_DIR)
+	@$(MAKE) --no-print-directory check-suites; rc=$$?; \
+		V=$(V) tools/check-summary $(CHECK_DIR) $(CHECK_SUITES) && exit $$rc
+
+check-suites: $(patsubst %,check-suite-%,$(CHECK_SUITES))
+
+check-suite-build:
+	@V=$(V) tools/check-suite $(CHECK_DIR) build $(MAKE) --no-print-directory check-binaries
+
+check-suite-%: check-suite-build
+	@V=$(V) tools/check-suite $(CHECK_DIR) $* $(MAKE) --no-print-directory $*
+
+check-binaries: $(BIN) $(BIN_SAN) $(UNIT_BIN) $(FAKES)
+
+stray-ids:
 	@tools/check-stray-ids
-	@$(MAKE) --no-print-directory $(BIN) unit fakes-test scenarios explain-test fix-test hostile syscalls cli cluster ptx-check smoke
-	@echo "all checks passed"
 
 deps:
 	@tools/check-deps
 
+# Every test program runs, even after one has failed.
 unit: $(UNIT_BIN)
-	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+	@failed=0; for t in $(UNIT_BIN); do echo "== $$t"; $$t || { echo "FAIL $$t"; failed=$$((failed + 1)); }; done; \
+		[ $$failed = 0 ]
 
 scenarios: $(BIN_SAN) $(FAKES)
 	GPUDOCTOR=$(BIN_SAN) tests/run-scenarios

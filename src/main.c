@@ -27,7 +27,7 @@ static void usage(FILE *out)
 		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
 	fprintf(out, "\nWithout a command, gpudoctor runs doctor. `gpudoctor COMMAND --help` lists a\n"
 		     "command's options; these apply to every command:\n"
-		     "  --format FORMAT       text (default), json or markdown\n"
+		     "  --format FORMAT       text (default) or json; markdown for doctor, info, fix\n"
 		     "  --json                short for --format json\n"
 		     "  --color WHEN          auto (default), always or never\n"
 		     "  -v, --verbose         more detail\n"

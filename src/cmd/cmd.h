@@ -41,6 +41,7 @@ struct cmd_options {
 	bool fail_on_warning;
 	/* explain */
 	bool tee, with_doctor;
+	bool text;			/* explain --text: every operand is error text, never a file name */
 	/* test and bench */
 	double duration_s;		/* --duration: the stability loop, 0 = default */
 	double max_time_s;		/* --max-time: the whole run's budget, 0 = default */
@@ -69,6 +70,7 @@ struct command {
 	const char *epilogue;		/* after the options (exit status, queries), may be NULL */
 	const struct cmd_option_group *const *groups;	/* the options it takes, NULL-terminated */
 	bool operands;			/* takes operands after its options */
+	bool markdown;			/* has a Markdown report: takes --format markdown */
 };
 
 extern const struct command cmd_doctor, cmd_info, cmd_explain, cmd_test, cmd_bench, cmd_kb, cmd_fix, cmd_health;

@@ -82,4 +82,5 @@ const struct command cmd_doctor = {
 	.epilogue = "Exit status: 0 ready (or degraded), 1 not ready (an error finding; with\n"
 		    "--fail-on warning also a warning), 2 usage error, 3 internal error.\n",
 	.groups = groups,
+	.markdown = true,
 };

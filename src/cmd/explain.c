@@ -1,11 +1,14 @@
 /*
  * explain.c - `gpudoctor explain`: error text or whole logs in, ranked
- * causes out. Operands that name readable files (or "-") are read as logs;
- * any other operand is the error text itself; none means standard input.
+ * causes out. Operands that name files (or "-") are read as logs; one that
+ * looks like a file name but cannot be read is refused; any other operand is
+ * the error text itself; none means standard input.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,17 +20,71 @@
 #include "report/report_explain.h"
 #include "rules/rules.h"
 
-static bool names_file(const char *arg)
+/*
+ * What a file name looks like and error text rarely does: one word (no white space) that contains "/" or
+ * ends in ".EXT", 1 to 4 letters or digits with at least one letter (train.log, out.txt, slurm-42.out).
+ * "libcuda.so.1" or "CUDA_ERROR_NO_DEVICE" do not.
+ */
+static bool looks_like_path(const char *arg)
 {
-	struct stat st;
+	const char *dot = strrchr(arg, '.');
+	size_t ext;
+	bool letter = false;
 
-	return strcmp(arg, "-") == 0 || (stat(arg, &st) == 0 && !S_ISDIR(st.st_mode));
+	if (!arg[0] || arg[strcspn(arg, " \t\r\n")])
+		return false;
+	if (strchr(arg, '/'))
+		return true;
+	if (!dot || dot == arg)
+		return false;
+	ext = strlen(dot + 1);
+	for (const char *c = dot + 1; *c; c++) {
+		if (!isalnum((unsigned char)*c))
+			return false;
+		letter |= isalpha((unsigned char)*c) != 0;
+	}
+	return ext >= 1 && ext <= 4 && letter;
 }
 
+/* An operand as read: error text (fd -1), standard input, or an opened file. */
+#define OPERAND_TEXT (-1)
+
+/*
+ * Decide what arg is and open it when it is a file: "-" is standard input, an existing file (not a
+ * directory) is read, a name that looks like a path but cannot be read is an error, anything else is
+ * error text. --text makes every operand text. Returns OPERAND_TEXT, a descriptor, or -2 having printed
+ * why (a usage error: nothing has been read yet).
+ */
+static int open_operand(const char *arg, bool text)
+{
+	struct stat st;
+	int fd, e;
+
+	if (text)
+		return OPERAND_TEXT;
+	if (strcmp(arg, "-") == 0)
+		return STDIN_FILENO;
+	if (stat(arg, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		if ((fd = open(arg, O_RDONLY | O_CLOEXEC)) >= 0)
+			return fd;
+		e = errno;
+	} else if (!looks_like_path(arg)) {
+		return OPERAND_TEXT;
+	} else {
+		e = errno ? errno : EISDIR;
+		if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
+			e = EISDIR;
+	}
+	cmd_error("gpudoctor explain: cannot read '%s': %s", arg, strerror(e));
+	fprintf(stderr, "to explain the words themselves, add --text\n");
+	return -2;
+}
+
+/* Opens every operand first, so that a file that cannot be read stops the run before any output. */
 static int feed_all(struct explain_scanner *s, const struct cmd_options *opts, int tee_fd)
 {
 	struct error err;
-	int status = EXIT_READY;
+	int status = EXIT_READY, *fds;
 
 	if (opts->nargs == 0) {
 		if (isatty(STDIN_FILENO))
@@ -38,44 +95,50 @@ static int feed_all(struct explain_scanner *s, const struct cmd_options *opts, i
 		}
 		return status;
 	}
+	if (!(fds = calloc((size_t)opts->nargs, sizeof(*fds)))) {
+		fprintf(stderr, "gpudoctor explain: out of memory\n");
+		return EXIT_INTERNAL;
+	}
+	for (int i = 0; i < opts->nargs; i++) {
+		if ((fds[i] = open_operand(opts->args[i], opts->text)) == -2) {
+			status = EXIT_USAGE;
+			break;
+		}
+	}
 	for (int i = 0; i < opts->nargs; i++) {
 		const char *arg = opts->args[i];
-		int fd;
 
-		if (!names_file(arg)) {
+		if (status == EXIT_USAGE) {
+			if (fds[i] > STDIN_FILENO)
+				close(fds[i]);
+			continue;
+		}
+		if (fds[i] == OPERAND_TEXT) {
 			if (explain_feed_text(s, arg, strlen(arg), "argument", &err) < 0) {
 				cmd_error("gpudoctor explain: %s", err.msg);
 				status = EXIT_INTERNAL;
 			}
 			continue;
 		}
-		fd = strcmp(arg, "-") == 0 ? STDIN_FILENO : open(arg, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			cmd_error("gpudoctor explain: %s: %s", arg, strerror(errno));
-			status = EXIT_INTERNAL;
-			continue;
-		}
-		if (explain_feed_fd(s, fd, strcmp(arg, "-") == 0 ? "stdin" : arg, tee_fd, &err) < 0) {
+		if (explain_feed_fd(s, fds[i], fds[i] == STDIN_FILENO ? "stdin" : arg, tee_fd, &err) < 0) {
 			cmd_error("gpudoctor explain: %s", err.msg);
 			status = EXIT_INTERNAL;
 		}
-		if (fd != STDIN_FILENO)
-			close(fd);
+		if (fds[i] != STDIN_FILENO)
+			close(fds[i]);
 	}
+	free(fds);
 	return status;
 }
 
-/* --with-doctor: diagnose this machine and join its findings to the causes. */
-static void join_doctor(const struct cmd_options *opts, struct explain_report *r)
+/* --with-doctor: diagnose the machine m (open, closed here) and join its findings to the causes. */
+static void join_doctor(struct machine *m, const struct cmd_options *opts, struct explain_report *r)
 {
 	struct diagnosis d;
-	struct machine m;
 	struct facts *facts;
 
-	if (machine_open(&m, opts) != 0)
-		return;
-	facts = machine_probe(&m, opts);
-	machine_close(&m);
+	facts = machine_probe(m, opts);
+	machine_close(m);
 	if (!facts)
 		return;
 	rules_run(facts, &d);
@@ -91,6 +154,7 @@ static int run_explain(const struct cmd_options *opts)
 	struct error err;
 	struct explain_scanner *s = explain_open(&err);
 	struct cmd_out o;
+	struct machine m;
 	int status;
 	FILE *out;
 
@@ -98,7 +162,18 @@ static int run_explain(const struct cmd_options *opts)
 		cmd_error("gpudoctor explain: %s", err.msg);
 		return EXIT_INTERNAL;
 	}
+	/* the machine first: a bad --root or --python is a usage error before any input is read */
+	if (opts->with_doctor && (status = machine_open(&m, opts)) != 0) {
+		explain_close(s);
+		return status;
+	}
 	status = feed_all(s, opts, opts->tee ? STDOUT_FILENO : -1);
+	if (status == EXIT_USAGE) {
+		if (opts->with_doctor)
+			machine_close(&m);
+		explain_close(s);
+		return status;
+	}
 	if (explain_rank(s, &report) < 0) {
 		fprintf(stderr, "gpudoctor explain: out of memory\n");
 		explain_close(s);
@@ -108,7 +183,7 @@ static int run_explain(const struct cmd_options *opts)
 	if (explain_merge_paste(s, &report) < 0)
 		fprintf(stderr, "gpudoctor explain: out of memory reading the paste's facts\n");
 	if (opts->with_doctor)
-		join_doctor(opts, &report);
+		join_doctor(&m, opts, &report);
 	if (!(out = cmd_out_open(&o))) {
 		explain_report_release(&report);
 		explain_close(s);
@@ -136,6 +211,7 @@ static int run_explain(const struct cmd_options *opts)
 static const struct cmd_option explain_only[] = {
 	{ "tee", 0, NULL, OPT_TEE, "pass the input through to standard output unchanged, then append the diagnosis: "
 	  "python train.py 2>&1 | gpudoctor explain --tee" },
+	{ "text", 0, NULL, OPT_TEXT, "read every operand as error text, never as a file name (\"-\" too)" },
 	{ "with-doctor", 0, NULL, OPT_WITH_DOCTOR, "also diagnose this machine and join the two (a cause the doctor "
 	  "confirms leads, with the doctor's exact fix); the options below apply to that diagnosis" },
 };
@@ -150,11 +226,14 @@ const struct command cmd_explain = {
 	.run = run_explain,
 	.summary = "read error text or a whole log and name the cause and the fix",
 	.usage = "gpudoctor explain [\"ERROR TEXT\" | FILE... | -] [options]",
-	.description = "Reads error messages or whole training logs (operands that name files are read, other "
-		       "operands are the text itself, no operand reads standard input) in one streaming pass and "
-		       "ranks the causes by causality, each with the lines that matched, why it happens and the fix.",
-	.epilogue = "Exit status: 0 a cause was recognised, 1 nothing was, 2 usage error, 3 an input\n"
-		    "could not be read.\n",
+	.description = "Reads error messages or whole training logs in one streaming pass and ranks the causes by "
+		       "causality, each with the lines that matched, why it happens and the fix.\n\n"
+		       "An operand that names an existing file is read as a log, \"-\" and no operand read "
+		       "standard input, any other operand is the error text itself. One word that looks like a "
+		       "file name (it contains \"/\" or ends in an extension such as .log, .txt or .out) but "
+		       "cannot be read is an error, not text; --text reads every operand as text.",
+	.epilogue = "Exit status: 0 a cause was recognised, 1 nothing was, 2 usage error or a FILE\n"
+		    "that cannot be opened, 3 an input could not be read to its end.\n",
 	.groups = groups,
 	.operands = true,
 };

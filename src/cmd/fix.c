@@ -119,4 +119,5 @@ const struct command cmd_fix = {
 	.epilogue = "Exit status: 0 a plan was printed (or nothing needs fixing), 1 no checked plan\n"
 		    "fits this machine, 2 usage error, 3 internal error.\n",
 	.groups = groups,
+	.markdown = true,
 };

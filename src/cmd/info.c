@@ -63,4 +63,5 @@ const struct command cmd_info = {
 		       "as the doctor's report.",
 	.epilogue = "Exit status: 0, or 2 usage error, 3 internal error.\n",
 	.groups = groups,
+	.markdown = true,
 };

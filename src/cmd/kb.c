@@ -8,27 +8,99 @@
 #include "cmd/options.h"
 #include "kb/query.h"
 #include "report/report.h"
+#include "report/textfmt.h"
+#include "util/str.h"
 
 static const char *text_or(json_t *v, const char *otherwise)
 {
 	return json_is_string(v) ? json_string_value(v) : otherwise;
 }
 
+/* The width of kb's text: a terminal's 80 columns. */
+#define KB_WIDTH 80
+
 /* `kb torch X`: each variant on its own lines, with what it needs and the command that installs it. */
-static void print_variants(FILE *out, json_t *variants)
+static void print_variants(struct textfmt *t, json_t *variants)
 {
 	size_t i;
 	json_t *v;
 
 	json_array_foreach(variants, i, v) {
-		fprintf(out, "  %-6s CUDA %-5s cuDNN %-10s driver >= %-10s archs %s\n", text_or(json_object_get(v, "variant"), "?"),
-			text_or(json_object_get(v, "cuda"), "-"),
-			text_or(json_object_get(v, "cudnn"), json_is_string(json_object_get(v, "cuda")) ? "unknown" : "-"),
-			text_or(json_object_get(v, "min_driver"), "-"),
-			text_or(json_object_get(v, "archs"), json_object_get(v, "cuda") && !json_is_null(json_object_get(v, "cuda")) ?
-				"unknown (no data)" : "-"));
-		fprintf(out, "         $ %s\n", text_or(json_object_get(v, "pip"), "?"));
+		char archs[512];
+
+		/* "8.0;8.6;9.0" as words, so that a long list wraps */
+		str_copy(archs, sizeof(archs), text_or(json_object_get(v, "archs"),
+			 json_object_get(v, "cuda") && !json_is_null(json_object_get(v, "cuda")) ? "unknown (no data)" : "-"));
+		for (char *c = archs; (c = strchr(c, ';')); c++)
+			*c = ' ';
+		tf_wrap_at(t, fprintf(t->out, "  %-6s CUDA %-5s cuDNN %-10s driver >= %-10s archs ",
+				      text_or(json_object_get(v, "variant"), "?"), text_or(json_object_get(v, "cuda"), "-"),
+				      text_or(json_object_get(v, "cudnn"),
+					      json_is_string(json_object_get(v, "cuda")) ? "unknown" : "-"),
+				      text_or(json_object_get(v, "min_driver"), "-")), 9, archs);
+		fprintf(t->out, "         $ %s\n", text_or(json_object_get(v, "pip"), "?"));
 	}
+}
+
+/* "source: A ; B" as one line per source at indent, each wrapped under its own text. */
+static void print_sources(struct textfmt *t, int indent, const char *sources)
+{
+	const char *p = sources ? sources : "?";
+
+	for (;;) {
+		const char *sep = strstr(p, " ; ");
+		size_t len = sep ? (size_t)(sep - p) : strlen(p);
+
+		char one[1024];
+
+		/* its first word (an address, however long) on the label's line */
+		str_printf(one, sizeof(one), "%.*s", (int)len, p);
+		tf_wrap_at(t, fprintf(t->out, "%*ssource: ", indent, ""), indent + 8, one);
+		if (!sep)
+			break;
+		p = sep + 3;
+	}
+}
+
+/* A table row as "key=value" pairs, broken between pairs at KB_WIDTH (a pair is never split). */
+static void print_row(struct textfmt *t, json_t *row)
+{
+	const char *key;
+	json_t *v;
+	int col = 1;
+
+	fputc(' ', t->out);
+	json_object_foreach(row, key, v) {
+		int len;
+
+		if (strcmp(key, "source") == 0 || strcmp(key, "table") == 0 || strcmp(key, "note") == 0)
+			continue;
+		len = (int)strlen(key) + 1 + (int)strlen(text_or(v, ""));
+		if (col > 4 && col + 1 + len > KB_WIDTH) {
+			fputs("\n   ", t->out);
+			col = 3;
+		}
+		if (col + 1 + len <= KB_WIDTH) {
+			col += fprintf(t->out, " %s=%s", key, text_or(v, ""));
+			continue;
+		}
+		/* a pair wider than a line (a sentence): its words wrapped under it */
+		for (const char *w = text_or(v, ""); *w;) {
+			int wl = (int)strcspn(w, " ");
+
+			if (w == text_or(v, "")) {
+				col += fprintf(t->out, " %s=%.*s", key, wl, w);
+			} else if (col + 1 + wl > KB_WIDTH) {
+				col = fprintf(t->out, "\n%6s%.*s", "", wl, w) - 1;
+			} else {
+				col += fprintf(t->out, " %.*s", wl, w);
+			}
+			w += wl;
+			w += strspn(w, " ");
+		}
+	}
+	fputc('\n', t->out);
+	print_sources(t, 4, json_string_value(json_object_get(row, "source")));
 }
 
 static int run_kb(const struct cmd_options *opts)
@@ -70,21 +142,15 @@ static int run_kb(const struct cmd_options *opts)
 		json_object_set_new(ans, "schema", json_string("gpudoctor.kb/1"));
 		report_json_write(out, ans);
 	} else {
-		fprintf(out, "%s\n", json_string_value(json_object_get(ans, "summary")));
-		print_variants(out, json_object_get(ans, "variants"));
-		if (opts->verbose || opts->format == FORMAT_MARKDOWN) {
-			json_array_foreach(json_object_get(ans, "rows"), i, row) {
-				const char *key;
-				json_t *v;
+		struct textfmt t = { out, false, KB_WIDTH };
 
-				fprintf(out, " ");
-				json_object_foreach(row, key, v)
-					if (strcmp(key, "source") != 0 && strcmp(key, "table") != 0 && strcmp(key, "note") != 0)
-						fprintf(out, " %s=%s", key, json_string_value(v));
-				fprintf(out, "\n    source: %s\n", json_string_value(json_object_get(row, "source")));
-			}
+		tf_wrap(&t, 0, 2, text_or(json_object_get(ans, "summary"), ""));
+		print_variants(&t, json_object_get(ans, "variants"));
+		if (opts->verbose) {
+			json_array_foreach(json_object_get(ans, "rows"), i, row)
+				print_row(&t, row);
 		} else {
-			fprintf(out, "source: %s\n", json_string_value(json_object_get(
+			print_sources(&t, 0, json_string_value(json_object_get(
 				json_array_get(json_object_get(ans, "rows"), 0), "source")));
 		}
 	}

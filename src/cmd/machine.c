@@ -2,11 +2,41 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "probe/interpreter.h"
 #include "probe/probe.h"
 
+/* The value of name in envp (the diagnosed environment), or NULL. */
+static const char *env_value(char *const *envp, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (; envp && *envp; envp++)
+		if (strncmp(*envp, name, len) == 0 && (*envp)[len] == '=')
+			return *envp + len + 1;
+	return NULL;
+}
+
+/* --python must name an interpreter on that machine: a usage error otherwise, never a guess. */
+static int check_python(const struct machine *m, const struct cmd_options *opts)
+{
+	char cwd[ROOTFS_PATH_MAX], found[ROOTFS_PATH_MAX];
+	struct error err;
+
+	if (!opts->python)
+		return 0;
+	if (interpreter_find(&m->fs, opts->python, env_value(opts->envp, "PATH"),
+			     m->fs.live && getcwd(cwd, sizeof(cwd)) ? cwd : NULL, found, sizeof(found), &err) == 0)
+		return 0;
+	cmd_error("gpudoctor: --python '%s' is not an interpreter%s: %s", opts->python,
+		  m->fs.live ? "" : " in the --root image", err.msg);
+	return EXIT_USAGE;
+}
+
 /*
- * See machine.h: m is zeroed first; returns EXIT_USAGE for any root that cannot be opened. The rootfs logs
+ * See machine.h: m is zeroed first; returns EXIT_USAGE for any root that cannot be opened, or a --python
+ * that names no interpreter (interpreter_find) in it. The rootfs logs
  * refusals into m->denied, a pointer into m itself, so m must not be copied or moved once open.
  */
 int machine_open(struct machine *m, const struct cmd_options *opts)
@@ -19,6 +49,10 @@ int machine_open(struct machine *m, const struct cmd_options *opts)
 		return EXIT_USAGE;
 	}
 	m->fs.denied = &m->denied;
+	if (check_python(m, opts) != 0) {
+		rootfs_release(&m->fs);
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 

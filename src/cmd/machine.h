@@ -18,7 +18,10 @@ struct machine {
 	struct rootfs_denials denied;	/* refusals while probing, for the unreadable-is-not-missing rule */
 };
 
-/* Open the machine opts names; on failure prints why and returns the exit status, else 0. */
+/*
+ * Open the machine opts names and check that a --python names an interpreter in it (see
+ * probe/interpreter.h); on failure prints why and returns the exit status (EXIT_USAGE), else 0.
+ */
 int machine_open(struct machine *m, const struct cmd_options *opts);
 /* Probe it into fresh facts the caller frees; NULL (with a message) when out of memory. */
 struct facts *machine_probe(struct machine *m, const struct cmd_options *opts);

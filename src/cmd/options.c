@@ -8,7 +8,7 @@
 #include "util/str.h"
 
 static const struct cmd_option global_options[] = {
-	{ "format", 0, "FORMAT", OPT_FORMAT, "text (default), json or markdown" },
+	{ "format", 0, "FORMAT", OPT_FORMAT, "text (default) or json, and markdown where a command lists it" },
 	{ "json", 0, NULL, OPT_JSON, "short for --format json" },
 	{ "color", 0, "WHEN", OPT_COLOR, "auto (default: only on a terminal, and not with NO_COLOR set), always, never" },
 	{ "colour", 0, "WHEN", OPT_COLOR, NULL },
@@ -31,7 +31,8 @@ CMD_OPTION_GROUP(cmd_machine_options, machine_options);
 static const struct cmd_option probe_options[] = {
 	{ "static", 0, NULL, OPT_STATIC, "read files only; never load or call the driver, nor run Python" },
 	{ "python", 0, "PATH", OPT_PYTHON, "the Python interpreter to diagnose (default: python3 on PATH; a bare "
-	  "name is looked up on PATH)" },
+	  "name is looked up on PATH). It must be an executable file holding an ELF program or a #! script, or a "
+	  "link to one; anything else is refused (exit status 2)" },
 	{ "deep", 0, NULL, OPT_DEEP, "import torch in that interpreter to confirm (default: only with a CUDA "
 	  "torch and a working GPU)" },
 	{ "fast", 0, NULL, OPT_FAST, "never run the interpreter" },
@@ -55,19 +56,31 @@ static int bad_value(const char *option, const char *value, const char *want)
 	return -1;
 }
 
-/* Check and store one option's value. */
-static int apply(enum cmd_option_id id, const char *value, struct cmd_options *o)
+/* What --format takes in cmd, for its help and its errors. */
+static const char *formats_of(const struct command *cmd)
+{
+	return cmd->markdown ? "text, json or markdown" : "text or json";
+}
+
+/* Check and store one option's value for cmd. */
+static int apply(const struct command *cmd, enum cmd_option_id id, const char *value, struct cmd_options *o)
 {
 	switch (id) {
 	case OPT_FORMAT:
-		if (strcmp(value, "text") == 0)
+		if (strcmp(value, "text") == 0) {
 			o->format = FORMAT_TEXT;
-		else if (strcmp(value, "json") == 0)
+		} else if (strcmp(value, "json") == 0) {
 			o->format = FORMAT_JSON;
-		else if (strcmp(value, "markdown") == 0 || strcmp(value, "md") == 0)
+		} else if (strcmp(value, "markdown") == 0 || strcmp(value, "md") == 0) {
+			if (!cmd->markdown) {
+				cmd_error("gpudoctor: '%s' has no Markdown report; --format wants %s", cmd->name,
+					  formats_of(cmd));
+				return -1;
+			}
 			o->format = FORMAT_MARKDOWN;
-		else
-			return bad_value("--format", value, "text, json or markdown");
+		} else {
+			return bad_value("--format", value, formats_of(cmd));
+		}
 		break;
 	case OPT_JSON:
 		o->format = FORMAT_JSON;
@@ -125,6 +138,9 @@ static int apply(enum cmd_option_id id, const char *value, struct cmd_options *o
 		break;
 	case OPT_WITH_DOCTOR:
 		o->with_doctor = true;
+		break;
+	case OPT_TEXT:
+		o->text = true;
 		break;
 	case OPT_DURATION:
 		if (cmd_parse_seconds(value, &o->duration_s) < 0)
@@ -207,6 +223,26 @@ int cmd_option_takes_value(const struct command *const *all, size_t nall, const 
 	return 0;
 }
 
+/*
+ * Whether a value getopt took for an option is rather the next option, or empty: `--root --json`,
+ * `--root=`. "-" alone is a value (standard input); so is anything not naming an option.
+ */
+static bool value_missing(const struct command *const *all, size_t nall, const char *value)
+{
+	if (!value[0])
+		return true;
+	if (value[0] != '-' || !value[1])
+		return false;
+	if (value[1] != '-')
+		return strchr("hv", value[1]) != NULL;
+	if (!value[2])
+		return true;	/* "--", the end of the options */
+	for (size_t c = 0; c < nall; c++)
+		if (find_in(all[c], value + 2, strcspn(value + 2, "=")))
+			return true;
+	return false;
+}
+
 /* What to say about an option cmd does not take: another command's, or none's. */
 static void not_taken(const struct command *cmd, const struct command *const *all, size_t nall, const char *arg)
 {
@@ -232,7 +268,7 @@ int cmd_options_parse(const struct command *cmd, const struct command *const *al
 	struct option longopts[64];
 	char shortopts[16] = ":";	/* ':' first: a missing value is told apart */
 	size_t n = 0;
-	int c;
+	int c, index = 0;
 
 	for (size_t i = 0; i < cmd_global_options.count; i++) {
 		const struct cmd_option *opt = &cmd_global_options.options[i];
@@ -249,17 +285,24 @@ int cmd_options_parse(const struct command *cmd, const struct command *const *al
 	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
 	opterr = 0;
 	optind = 0;	/* glibc: 0 starts a fresh scan */
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, longopts, &index)) != -1) {
 		if (c == ':') {
-			cmd_error("gpudoctor: option '%s' needs a value", argv[optind - 1]);
+			cmd_error("gpudoctor: option '%.*s' needs a value", (int)strcspn(argv[optind - 1], "="),
+				  argv[optind - 1]);
 			goto usage;
 		}
 		if (c == '?') {
 			not_taken(cmd, all, nall, argv[optind - 1]);
 			goto usage;
 		}
-		if (apply(c == 'v' ? OPT_VERBOSE : c == 'h' ? OPT_HELP : (enum cmd_option_id)c, optarg, o) < 0)
+		if (optarg && value_missing(all, nall, optarg)) {
+			cmd_error("gpudoctor: option '--%s' needs a value%s%s%s", longopts[index].name,
+				  optarg[0] ? " (got the option '" : "", optarg, optarg[0] ? "')" : "");
 			goto usage;
+		}
+		if (apply(cmd, c == 'v' ? OPT_VERBOSE : c == 'h' ? OPT_HELP : (enum cmd_option_id)c, optarg, o) < 0)
+			goto usage;
+		index = 0;
 	}
 	o->args = argv + optind;
 	o->nargs = argc - optind;
@@ -304,12 +347,15 @@ static void wrap(FILE *out, const char *text, int col, int hang, int width)
 	fputc('\n', out);
 }
 
-static void option_help(FILE *out, const struct cmd_option *opt)
+static void option_help(FILE *out, const struct command *cmd, const struct cmd_option *opt)
 {
 	char left[64];
+	const char *help = opt->help;
 
-	if (!opt->help)
+	if (!help)
 		return;	/* an alias */
+	if (opt->id == OPT_FORMAT)
+		help = cmd->markdown ? "text (default), json or markdown" : "text (default) or json";
 	snprintf(left, sizeof(left), "  %s%c%s--%s%s%s", opt->letter ? "-" : "", opt->letter ? opt->letter : ' ',
 		 opt->letter ? ", " : "", opt->name, opt->value ? " " : "", opt->value ? opt->value : "");
 	if (!opt->letter)
@@ -317,10 +363,10 @@ static void option_help(FILE *out, const struct cmd_option *opt)
 	fputs(left, out);
 	if (strlen(left) >= 24) {
 		fprintf(out, "\n%24s", "");
-		wrap(out, opt->help, 24, 24, 80);
+		wrap(out, help, 24, 24, 80);
 	} else {
 		fprintf(out, "%*s", 24 - (int)strlen(left), "");
-		wrap(out, opt->help, 24, 24, 80);
+		wrap(out, help, 24, 24, 80);
 	}
 }
 
@@ -332,9 +378,9 @@ void cmd_help(FILE *out, const struct command *cmd)
 	fprintf(out, "\noptions:\n");
 	for (const struct cmd_option_group *const *g = cmd->groups; *g; g++)
 		for (size_t i = 0; i < (*g)->count; i++)
-			option_help(out, &(*g)->options[i]);
+			option_help(out, cmd, &(*g)->options[i]);
 	for (size_t i = 0; i < cmd_global_options.count; i++)
-		option_help(out, &cmd_global_options.options[i]);
+		option_help(out, cmd, &cmd_global_options.options[i]);
 	if (cmd->epilogue)
 		fprintf(out, "\n%s", cmd->epilogue);
 }

@@ -5,6 +5,7 @@
  */
 #include "report/report_explain.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "paste/paste.h"
@@ -50,12 +51,24 @@ static void print_paste(struct textfmt *t, const struct explain_report *r)
 		tf_wrapf(t, 0, 2, "%sfrom the paste:%s %s", tf_c(t, TF_BOLD), tf_c(t, TF_RESET), buf);
 }
 
+/* A matched line under its label ("line 8:", "FILE:8:"), broken at its spaces past the width, never inside a word. */
 static void print_line(struct textfmt *t, const struct explain_report *r, const struct explain_line *l)
 {
-	if (r->ninputs > 1)
-		tf_line(t, 4, "%s%s:%lu:%s %s", tf_c(t, TF_DIM), r->inputs[l->input], l->number, tf_c(t, TF_RESET), l->text);
-	else
-		tf_line(t, 4, "%sline %lu:%s %s", tf_c(t, TF_DIM), l->number, tf_c(t, TF_RESET), l->text);
+	char label[320], *text;
+	int n = r->ninputs > 1 ? snprintf(label, sizeof(label), "%s:%lu:", r->inputs[l->input], l->number)
+			       : snprintf(label, sizeof(label), "line %lu:", l->number);
+	size_t size;
+
+	if (n < 0)
+		return;
+	size = strlen(label) + strlen(l->text) + 32;
+	if (!(text = malloc(size))) {	/* out of memory: the line as it is */
+		tf_line(t, 4, "%s %s", label, l->text);
+		return;
+	}
+	snprintf(text, size, "    %s%s%s %s", tf_c(t, TF_DIM), label, tf_c(t, TF_RESET), l->text);
+	tf_reflow(t, text, 4 + (int)strlen(label) + 1, 8);
+	free(text);
 }
 
 static void print_cause(struct textfmt *t, const struct explain_report *r, const struct explain_cause *c)

@@ -28,11 +28,16 @@ static int visible_width(const char *text, size_t len);
 /* Break at spaces; a word longer than the line is printed whole. Colour escapes take no width. */
 void tf_wrap(struct textfmt *t, int indent, int hang, const char *text)
 {
-	int col = indent;
+	fprintf(t->out, "%*s", indent, "");
+	tf_wrap_at(t, indent, hang, text);
+}
+
+/* See textfmt.h: the first word stays on the current line, however long. */
+void tf_wrap_at(struct textfmt *t, int col, int hang, const char *text)
+{
 	bool line_start = true;
 	const char *p = text;
 
-	fprintf(t->out, "%*s", indent, "");
 	while (*p == ' ' || *p == '\n')
 		p++;
 	while (*p) {

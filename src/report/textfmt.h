@@ -31,6 +31,11 @@ void tf_line(struct textfmt *t, int indent, const char *fmt, ...) __attribute__(
 void tf_wrap(struct textfmt *t, int indent, int hang, const char *text);
 void tf_wrapf(struct textfmt *t, int indent, int hang, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /*
+ * Wrap text on a line already begun, at column col (what is before it was printed by the caller); the
+ * first word stays on that line, the rest wrap at t->width and hang. Ends the line.
+ */
+void tf_wrap_at(struct textfmt *t, int col, int hang, const char *text);
+/*
  * Print text line by line; a line wider than t->width keeps its first keep
  * columns and is broken at spaces after them, later lines indented by hang.
  * Colour escapes take no width.
