@@ -16,23 +16,20 @@
 #
 # Run-time dependencies: glibc only. Jansson (libjansson-dev), the
 # Vectorscan matching runtime (libvectorscan-dev) and PCRE2 (libpcre2-dev)
-# are linked statically from Debian's packages; NVIDIA libraries are never
-# linked.
+# are linked statically from Debian's packages (STATIC=no: as shared
+# libraries); NVIDIA libraries are never linked.
 
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral
 CPPFLAGS += -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Isrc -Ibuild/gen
-JANSSON_STATIC := $(firstword $(wildcard /usr/lib/$(shell $(CC) -print-multiarch 2>/dev/null)/libjansson.a /usr/lib64/libjansson.a /usr/lib/libjansson.a))
-ifneq ($(JANSSON_STATIC),)
-LIBS_JSON := $(JANSSON_STATIC)
-else
-LIBS_JSON := -ljansson
-endif
-LDLIBS += $(LIBS_JSON)
 # A static library when Debian's -dev package has one, else the shared one.
+# STATIC=no links the shared ones (the Debian package does, so that security
+# updates of those libraries reach it).
+STATIC ?= yes
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
-static_or = $(or $(firstword $(wildcard /usr/lib/$(MULTIARCH)/$(1).a /usr/lib64/$(1).a /usr/lib/$(1).a)),$(2))
+static_or = $(or $(if $(filter yes,$(STATIC)),$(firstword $(wildcard /usr/lib/$(MULTIARCH)/$(1).a /usr/lib64/$(1).a /usr/lib/$(1).a))),$(2))
+LDLIBS += $(call static_or,libjansson,-ljansson)
 # explain: signatures compiled at build time (tools/sigdb.c, full Vectorscan),
 # matched at run time (its runtime library only) and read out by PCRE2.
 LDLIBS += $(call static_or,libhs_runtime,-lhs_runtime) $(call static_or,libpcre2-8,-lpcre2-8) -lm
