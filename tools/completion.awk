@@ -35,9 +35,16 @@ function unesc(s,    out, i, c) {
 	}
 	return out
 }
-# The first clause of a help text, for the one-line descriptions zsh and fish show.
-function short(s) {
-	sub(/[;:(].*/, "", s)
+# A help text made short enough for the one-line descriptions zsh and fish
+# show: up to a ';', then, when still long, before a parenthesis that leaves
+# enough to read.
+function short(s,    t, i) {
+	sub(/;.*/, "", s)
+	if (length(s) > 50) {
+		t = s
+		if ((i = index(t, " (")) > 12)
+			s = substr(t, 1, i - 1)
+	}
 	sub(/ +$/, "", s)
 	return s
 }
@@ -315,7 +322,7 @@ function zsh(    c, i, v, p, k, q, j) {
 	print "_gpudoctor \"$@\""
 }
 
-function fish(    c, i, v, k, q, cond, spec, j) {
+function fish(    c, i, v, k, q, cond, spec, j, values) {
 	print "# fish completion for gpudoctor(1). Written by tools/completion.awk from the"
 	print "# program's option tables (tools/cli-spec): edit those, not this file."
 	print ""
@@ -416,14 +423,18 @@ function fish(    c, i, v, k, q, cond, spec, j) {
 			spec = "-l " substr(olong[i], 3)
 			if (oletter[i] != "")
 				spec = spec " -s " oletter[i]
+			# the values first, without the option's description, then the option with it
 			v = ovalue[i]
+			values = ""
 			if (v != "" && kind[v] == "words")
-				spec = spec " -x -a " sq_fish(words[v])
+				values = sq_fish(words[v])
 			else if (v != "" && kind[v] == "dir")
-				spec = spec " -x -a " sq_fish("(__fish_complete_directories (commandline -ct))")
+				values = sq_fish("(__fish_complete_directories (commandline -ct))")
 			else if (v != "" && kind[v] == "python")
-				spec = spec " -x -a " sq_fish("(__gpudoctor_pythons)")
-			else if (v != "")
+				values = sq_fish("(__gpudoctor_pythons)")
+			if (values != "")
+				printf "complete -c gpudoctor -n %s %s -x -a %s\n", cond, spec, values
+			if (v != "")
 				spec = spec " -x"
 			printf "complete -c gpudoctor -n %s %s -d %s\n", cond, spec, sq_fish(short(ohelp[i]))
 		}
