@@ -256,7 +256,8 @@ build/man/gpudoctor-causes.7.scd: $(DATA)/causes.tsv tools/causes2man.awk
 
 $(MANPAGES): build/man/%: build/man/%.scd tools/man-tidy.awk
 	$(call say,SCDOC,$@)
-	$(Q)scdoc < $< | awk -f tools/man-tidy.awk > $@.tmp && mv $@.tmp $@
+	@command -v scdoc >/dev/null || { echo "the manual pages need scdoc (Debian package scdoc)" >&2; exit 1; }
+	$(Q)scdoc < $< > $@.troff && awk -f tools/man-tidy.awk $@.troff > $@.tmp && rm $@.troff && mv $@.tmp $@
 
 # Shell completions, written from the same command-line data.
 COMPLETIONS := build/completion/gpudoctor.bash build/completion/_gpudoctor build/completion/gpudoctor.fish
