@@ -8,27 +8,29 @@
 #                   analysis of a full-size CUDA torch install
 #   make fuzz       libFuzzer harnesses for the parsers, FUZZ_SECONDS each (needs
 #                   clang; tests/fuzz/README.md)
+#   make install    install the program, its manual pages and shell completions:
+#                   PREFIX (/usr/local), DESTDIR, BINDIR, MANDIR, BASHCOMPDIR,
+#                   ZSHCOMPDIR, FISHCOMPDIR (docs/install.md)
+#   make uninstall  remove what make install installed (same variables)
+#   make deb        the Debian package, built in a copy of the tree (build/deb/)
 #   make clean
 #
 # Run-time dependencies: glibc only. Jansson (libjansson-dev), the
 # Vectorscan matching runtime (libvectorscan-dev) and PCRE2 (libpcre2-dev)
-# are linked statically from Debian's packages; NVIDIA libraries are never
-# linked.
+# are linked statically from Debian's packages (STATIC=no: as shared
+# libraries); NVIDIA libraries are never linked.
 
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral
 CPPFLAGS += -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Isrc -Ibuild/gen
-JANSSON_STATIC := $(firstword $(wildcard /usr/lib/$(shell $(CC) -print-multiarch 2>/dev/null)/libjansson.a /usr/lib64/libjansson.a /usr/lib/libjansson.a))
-ifneq ($(JANSSON_STATIC),)
-LIBS_JSON := $(JANSSON_STATIC)
-else
-LIBS_JSON := -ljansson
-endif
-LDLIBS += $(LIBS_JSON)
 # A static library when Debian's -dev package has one, else the shared one.
+# STATIC=no links the shared ones (the Debian package does, so that security
+# updates of those libraries reach it).
+STATIC ?= yes
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
-static_or = $(or $(firstword $(wildcard /usr/lib/$(MULTIARCH)/$(1).a /usr/lib64/$(1).a /usr/lib/$(1).a)),$(2))
+static_or = $(or $(if $(filter yes,$(STATIC)),$(firstword $(wildcard /usr/lib/$(MULTIARCH)/$(1).a /usr/lib64/$(1).a /usr/lib/$(1).a))),$(2))
+LDLIBS += $(call static_or,libjansson,-ljansson)
 # explain: signatures compiled at build time (tools/sigdb.c, full Vectorscan),
 # matched at run time (its runtime library only) and read out by PCRE2.
 LDLIBS += $(call static_or,libhs_runtime,-lhs_runtime) $(call static_or,libpcre2-8,-lpcre2-8) -lm
@@ -36,7 +38,24 @@ LDLIBS += $(call static_or,libhs_runtime,-lhs_runtime) $(call static_or,libpcre2
 # The knowledge tables' folder (a test can point it at another).
 DATA ?= data
 
+# The version: `git describe` of a git checkout whose history has a release tag
+# (v0.2.0 -> 0.2.0, 0.2.0-3-gabc1234 after it, -dirty with local changes), else
+# the VERSION file (a release tarball, the Debian build's copy). Only this
+# tree's own .git counts, not a repository the tree happens to sit in.
+VERSION := $(if $(wildcard .git),$(patsubst v%,%,$(shell git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null)))
+ifeq ($(VERSION),)
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+endif
+
+# Where make install puts things (GNU conventions; DESTDIR is prepended to each).
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DATAROOTDIR ?= $(PREFIX)/share
+MANDIR ?= $(DATAROOTDIR)/man
+BASHCOMPDIR ?= $(DATAROOTDIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATAROOTDIR)/zsh/site-functions
+FISHCOMPDIR ?= $(DATAROOTDIR)/fish/vendor_completions.d
+INSTALL ?= install
 
 # Quiet by default; `make V=1` shows the full commands.
 ifneq ($(V),1)
@@ -45,7 +64,6 @@ say = @printf '  %-6s %s\n' $(1) $(2)
 else
 say =
 endif
-CPPFLAGS += -DGD_VERSION='"$(VERSION)"'
 
 SRC_LIB := $(sort $(wildcard src/util/*.c src/cause/*.c src/nvidia/*.c src/probe/*.c src/probe/driver/*.c src/rules/*.c src/explain/*.c src/paste/*.c src/compute/*.c src/report/*.c src/kb/*.c src/plan/*.c src/fix/*.c src/cmd/*.c))
 SRC_MAIN := src/main.c
@@ -54,7 +72,7 @@ KB_TABLES := cuda_driver cuda_archs cudnn error_codes gpus gpu_peaks torch_relea
 	explain_signatures xid sm_throughput torch_companions arch_support driver_install cuda_images image_python cuda_sublibs \
 	explain_alternatives
 GEN := $(patsubst %,build/gen/kb_%.c,$(KB_TABLES)) build/gen/explain_db.c build/gen/kernels_ptx.c \
-	build/gen/cause_table.c build/gen/cause_ids.h build/gen/causes-checked
+	build/gen/cause_table.c build/gen/cause_ids.h build/gen/causes-checked build/gen/version.c
 
 GEN_C := $(filter %.c,$(GEN))
 OBJ_LIB := $(patsubst %.c,build/obj/%.o,$(SRC_LIB) $(GEN_C:build/%=%))
@@ -67,7 +85,9 @@ BIN_SAN := build/asan/gpudoctor
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRC))
 
-.PHONY: all check check-suites check-binaries stray-ids deps unit scenarios explain-test hostile syscalls cli cluster ptx-check smoke bench gpu-check clean fakes fuzz fuzz-build
+.PHONY: all check check-suites check-binaries stray-ids deps unit scenarios explain-test hostile syscalls cli cluster \
+	ptx-check smoke bench gpu-check clean fakes fuzz fuzz-build \
+	man completions install uninstall install-test docs-test deb print-version FORCE
 .SECONDARY:
 
 all: $(BIN)
@@ -111,6 +131,16 @@ build/gen/causes-checked: $(DATA)/causes.tsv docs/causes.md $(DATA)/explain_sign
 	$(Q)tools/check-causes $(DATA)/causes.tsv docs/causes.md $(DATA)/explain_signatures.tsv $(DATA)/xid.tsv \
 		$(DATA)/explain_alternatives.tsv && touch $@
 
+# The version as a C string; rewritten only when it changed, so that a new
+# commit relinks one object instead of rebuilding everything.
+build/gen/version.c: FORCE
+	@mkdir -p $(dir $@)
+	@printf '#include "version.h"\n\nconst char gd_version[] = "%s";\n' '$(VERSION)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+print-version:
+	@echo $(VERSION)
+
 # The GPU kernels, PTX text the driver JIT-compiles, as a C string.
 build/gen/kernels_ptx.c: src/compute/kernels.ptx tools/text2c.awk
 	@mkdir -p $(dir $@)
@@ -152,7 +182,8 @@ build/asan/tests/%: tests/unit/%.c $(OBJ_LIB_SAN)
 # one summary block ends it (tools/check-summary), after the output of any suite that failed. V=1 shows
 # every suite's output as it runs. The binaries are built first, once, so suites never build concurrently.
 CHECK_DIR := build/check
-CHECK_SUITES := build stray-ids unit fakes-test scenarios explain-test fix-test hostile syscalls cli cluster ptx-check smoke
+CHECK_SUITES := build stray-ids unit fakes-test scenarios explain-test fix-test hostile syscalls cli cluster ptx-check \
+	docs-test install-test smoke
 
 check: deps
 	@rm -rf $(CHECK_DIR)
@@ -167,7 +198,7 @@ check-suite-build:
 check-suite-%: check-suite-build
 	@V=$(V) tools/check-suite $(CHECK_DIR) $* $(MAKE) --no-print-directory $*
 
-check-binaries: $(BIN) $(BIN_SAN) $(UNIT_BIN) $(FAKES)
+check-binaries: $(BIN) $(BIN_SAN) $(UNIT_BIN) $(FAKES) $(MANPAGES) $(COMPLETIONS)
 
 stray-ids:
 	@tools/check-stray-ids
@@ -222,6 +253,86 @@ bench: $(BIN)
 # On a machine with an NVIDIA GPU: gpudoctor's readings against nvidia-smi's.
 gpu-check: $(BIN)
 	tests/gpu-check $(BIN)
+
+# The command line as data (tools/cli-spec.c), read from the option tables the
+# program itself uses; the manual page and the completions are written from it.
+build/tools/cli-spec: tools/cli-spec.c $(OBJ_LIB)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+build/gen/cli.tsv: build/tools/cli-spec
+	$(call say,GEN,$@)
+	$(Q)build/tools/cli-spec > $@.tmp && mv $@.tmp $@
+
+# Manual pages: scdoc source -> troff. gpudoctor(1) is man/gpudoctor.1.scd.in
+# with each command's section written from the option tables; gpudoctor-causes(7)
+# is written from the cause registry.
+MANPAGES := build/man/gpudoctor.1 build/man/gpudoctor-causes.7
+man: $(MANPAGES)
+
+build/man/gpudoctor.1.scd: man/gpudoctor.1.scd.in build/gen/cli.tsv tools/man.awk
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)
+	$(Q)awk -v version='$(VERSION)' -f tools/man.awk build/gen/cli.tsv man/gpudoctor.1.scd.in > $@.tmp && mv $@.tmp $@
+
+build/man/gpudoctor-causes.7.scd: $(DATA)/causes.tsv tools/causes2man.awk
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)
+	$(Q)awk -v version='$(VERSION)' -f tools/causes2man.awk $< > $@.tmp && mv $@.tmp $@
+
+$(MANPAGES): build/man/%: build/man/%.scd tools/man-tidy.awk
+	$(call say,SCDOC,$@)
+	@command -v scdoc >/dev/null || { echo "the manual pages need scdoc (Debian package scdoc)" >&2; exit 1; }
+	$(Q)scdoc < $< > $@.troff && awk -f tools/man-tidy.awk $@.troff > $@.tmp && rm $@.troff && mv $@.tmp $@
+
+# Shell completions, written from the same command-line data.
+COMPLETIONS := build/completion/gpudoctor.bash build/completion/_gpudoctor build/completion/gpudoctor.fish
+completions: $(COMPLETIONS)
+
+build/completion/gpudoctor.bash: build/gen/cli.tsv tools/completion.awk
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)
+	$(Q)awk -v shell=bash -f tools/completion.awk $< > $@.tmp && mv $@.tmp $@
+
+build/completion/_gpudoctor: build/gen/cli.tsv tools/completion.awk
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)
+	$(Q)awk -v shell=zsh -f tools/completion.awk $< > $@.tmp && mv $@.tmp $@
+
+build/completion/gpudoctor.fish: build/gen/cli.tsv tools/completion.awk
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)
+	$(Q)awk -v shell=fish -f tools/completion.awk $< > $@.tmp && mv $@.tmp $@
+
+install: $(BIN) $(MANPAGES) $(COMPLETIONS)
+	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man7' \
+		'$(DESTDIR)$(BASHCOMPDIR)' '$(DESTDIR)$(ZSHCOMPDIR)' '$(DESTDIR)$(FISHCOMPDIR)'
+	$(INSTALL) -m 755 $(BIN) '$(DESTDIR)$(BINDIR)/gpudoctor'
+	$(INSTALL) -m 644 build/man/gpudoctor.1 '$(DESTDIR)$(MANDIR)/man1/gpudoctor.1'
+	$(INSTALL) -m 644 build/man/gpudoctor-causes.7 '$(DESTDIR)$(MANDIR)/man7/gpudoctor-causes.7'
+	$(INSTALL) -m 644 build/completion/gpudoctor.bash '$(DESTDIR)$(BASHCOMPDIR)/gpudoctor'
+	$(INSTALL) -m 644 build/completion/_gpudoctor '$(DESTDIR)$(ZSHCOMPDIR)/_gpudoctor'
+	$(INSTALL) -m 644 build/completion/gpudoctor.fish '$(DESTDIR)$(FISHCOMPDIR)/gpudoctor.fish'
+
+uninstall:
+	rm -f '$(DESTDIR)$(BINDIR)/gpudoctor' '$(DESTDIR)$(MANDIR)/man1/gpudoctor.1' \
+		'$(DESTDIR)$(MANDIR)/man7/gpudoctor-causes.7' '$(DESTDIR)$(BASHCOMPDIR)/gpudoctor' \
+		'$(DESTDIR)$(ZSHCOMPDIR)/_gpudoctor' '$(DESTDIR)$(FISHCOMPDIR)/gpudoctor.fish'
+
+# make install into a scratch DESTDIR: the installed program runs, uninstall leaves no file.
+install-test: $(BIN) $(MANPAGES) $(COMPLETIONS)
+	tests/install
+
+# The manual pages lint clean and name every option --help lists; the completions
+# offer what the program takes (bash for real, zsh and fish checked for syntax).
+docs-test: $(BIN) $(MANPAGES) $(COMPLETIONS)
+	tests/man $(BIN) build/man
+	tests/completion $(BIN) build/completion
+
+# The Debian package, built from a copy of the tree so that nothing lands in it.
+deb:
+	tools/build-deb build/deb
 
 clean:
 	rm -rf build

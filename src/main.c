@@ -1,6 +1,6 @@
 /*
- * main.c - gpudoctor's command table and global options. The only file
- * that knows every command; each command owns its options (cmd/options.h).
+ * main.c - gpudoctor's entry point: finds the command word and runs that
+ * command (cmd/commands.c lists them; each owns its options, cmd/options.h).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -9,22 +9,16 @@
 
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "version.h"
 
 extern char **environ;
-
-/* The first is the default command. */
-static const struct command *const commands[] = {
-	&cmd_doctor, &cmd_info, &cmd_fix, &cmd_explain, &cmd_test, &cmd_bench, &cmd_kb, &cmd_health,
-};
-
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: gpudoctor [COMMAND] [options]\n\n"
 		     "Why is PyTorch not using my GPU, and what do I type to fix it?\n\ncommands:\n");
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+	for (size_t i = 0; i < cmd_count; i++)
+		fprintf(out, "  %-10s %s\n", cmd_all[i]->name, cmd_all[i]->summary);
 	fprintf(out, "\nWithout a command, gpudoctor runs doctor. `gpudoctor COMMAND --help` lists a\n"
 		     "command's options; these apply to every command:\n"
 		     "  --format FORMAT       text (default) or json; markdown for doctor, info, fix\n"
@@ -37,9 +31,9 @@ static void usage(FILE *out)
 
 static const struct command *find_command(const char *name)
 {
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (strcmp(commands[i]->name, name) == 0)
-			return commands[i];
+	for (size_t i = 0; i < cmd_count; i++)
+		if (strcmp(cmd_all[i]->name, name) == 0)
+			return cmd_all[i];
 	return NULL;
 }
 
@@ -57,7 +51,7 @@ static int command_index(int argc, char **argv)
 			return i + 1 < argc ? i + 1 : 0;
 		if (a[0] != '-' || !a[1])
 			return i;
-		if (a[1] == '-' && !strchr(a, '=') && cmd_option_takes_value(commands, NCOMMANDS, a + 2))
+		if (a[1] == '-' && !strchr(a, '=') && cmd_option_takes_value(cmd_all, cmd_count, a + 2))
 			i++;	/* its value */
 	}
 	return 0;
@@ -78,7 +72,7 @@ static bool asks_version(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	struct cmd_options opts = { .envp = environ };
-	const struct command *cmd = commands[0];
+	const struct command *cmd = cmd_all[0];
 	char **rest;
 	int at, n = 0;
 	const char *env_timeout = getenv("GPUDOCTOR_TIMEOUT");
@@ -90,7 +84,7 @@ int main(int argc, char **argv)
 		opts.timeout_s = 0;
 	}
 	if (asks_version(argc, argv)) {
-		printf("gpudoctor %s\n", GD_VERSION);
+		printf("gpudoctor %s\n", gd_version);
 		return cmd_finish_output(EXIT_READY);
 	}
 	at = command_index(argc, argv);
@@ -109,7 +103,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < argc; i++)
 		if (i != at || at == 0)
 			rest[n++] = argv[i];
-	if (cmd_options_parse(cmd, commands, NCOMMANDS, n, rest, &opts) < 0) {
+	if (cmd_options_parse(cmd, cmd_all, cmd_count, n, rest, &opts) < 0) {
 		free(rest);
 		return EXIT_USAGE;
 	}

@@ -75,6 +75,10 @@ struct command {
 
 extern const struct command cmd_doctor, cmd_info, cmd_explain, cmd_test, cmd_bench, cmd_kb, cmd_fix, cmd_health;
 
+/* Every command, in --help's order; the first is the default. cmd_count entries (commands.c). */
+extern const struct command *const cmd_all[];
+extern const size_t cmd_count;
+
 /*
  * A report on its way to standard output: renderers write into fp (memory);
  * cmd_out_close escapes text and Markdown for the terminal, writes it all,

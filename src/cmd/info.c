@@ -6,6 +6,7 @@
 #include "cmd/machine.h"
 #include "cmd/options.h"
 #include "report/report.h"
+#include "version.h"
 
 static int run_info(const struct cmd_options *opts)
 {
@@ -28,7 +29,7 @@ static int run_info(const struct cmd_options *opts)
 	}
 	switch (opts->format) {
 	case FORMAT_JSON: {
-		json_t *j = json_pack("{s:s, s:s, s:o}", "schema", "gpudoctor.info/1", "version", GD_VERSION,
+		json_t *j = json_pack("{s:s, s:s, s:o}", "schema", "gpudoctor.info/1", "version", gd_version,
 				      "facts", report_facts_json(facts));
 
 		if (!j) {

@@ -3,6 +3,7 @@
  * docs/report-schema.md).
  */
 #include "report/report.h"
+#include "version.h"
 
 static json_t *finding_json(const struct finding *f)
 {
@@ -42,7 +43,7 @@ json_t *report_doctor_json(const struct facts *facts, const struct diagnosis *d)
 
 	for (size_t i = 0; i < d->findings.count; i++)
 		json_array_append_new(findings, finding_json(&d->findings.items[i]));
-	return json_pack("{s:s, s:s, s:{s:s, s:o, s:o}, s:o, s:o}", "schema", REPORT_SCHEMA, "version", GD_VERSION,
+	return json_pack("{s:s, s:s, s:{s:s, s:o, s:o}, s:o, s:o}", "schema", REPORT_SCHEMA, "version", gd_version,
 			 "verdict", "status", verdict_name(d->verdict),
 			 "root_cause", d->root_cause ? json_string(cause_name(d->root_cause->cause)) : json_null(),
 			 "summary", json_text(d->summary), "findings", findings, "facts", report_facts_json(facts));

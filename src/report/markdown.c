@@ -5,6 +5,7 @@
 
 #include "report/report.h"
 #include "report/text_facts.h"
+#include "version.h"
 
 /* Table cells cannot hold '|' or newlines. */
 static void cell(FILE *out, const char *s)
@@ -90,7 +91,7 @@ void report_markdown_doctor(FILE *out, const struct facts *facts, const struct d
 	}
 	fprintf(out, "\n### Facts\n\n");
 	facts_block(out, facts, 1);
-	fprintf(out, "\n_gpudoctor %s_\n", GD_VERSION);
+	fprintf(out, "\n_gpudoctor %s_\n", gd_version);
 }
 
 /* The facts at full detail, as Markdown; raw text, escaped by the caller for the terminal. */
@@ -98,5 +99,5 @@ void report_markdown_info(FILE *out, const struct facts *facts)
 {
 	fprintf(out, "## gpudoctor info\n\n");
 	facts_block(out, facts, 2);
-	fprintf(out, "\n_gpudoctor %s_\n", GD_VERSION);
+	fprintf(out, "\n_gpudoctor %s_\n", gd_version);
 }
