@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "version.h"
 #include "util/str.h"
 
 /* Cut s to at most max bytes, ending in "..." when cut, never inside a UTF-8 character. */
@@ -64,7 +65,7 @@ json_t *report_health_json(const struct node_health *h, const struct diagnosis *
 		json_array_append_new(findings, json_pack("{s:s, s:s, s:o}", "id", cause_name(f->cause), "severity",
 							  severity_name(f->severity), "title", json_text(f->title)));
 	}
-	o = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "schema", "gpudoctor.health/1", "version", GD_VERSION,
+	o = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "schema", "gpudoctor.health/1", "version", gd_version,
 		      "status", node_status_name(h->status), "message", json_text(line), "cause",
 		      h->cause ? json_string(cause_name(h->cause->cause)) : json_null(), "gpus",
 		      h->gpus >= 0 ? json_integer(h->gpus) : json_null(), "findings", findings);
