@@ -85,12 +85,19 @@ BIN_SAN := build/asan/gpudoctor
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRC))
 
+# Defined before any rule names them: make expands a rule's prerequisites as it reads the rule.
+MANPAGES := build/man/gpudoctor.1 build/man/gpudoctor-causes.7
+COMPLETIONS := build/completion/gpudoctor.bash build/completion/_gpudoctor build/completion/gpudoctor.fish
+
 .PHONY: all check check-suites check-binaries stray-ids deps unit scenarios explain-test hostile syscalls cli cluster \
 	ptx-check smoke bench gpu-check clean fakes fuzz fuzz-build \
 	man completions install uninstall install-test docs-test deb print-version FORCE
 .SECONDARY:
 
 all: $(BIN)
+
+# The fake driver libraries (FAKES), read here, after the default goal and before the rules that need them.
+include tests/fakes/fakes.mk
 
 $(BIN): $(OBJ_LIB) build/obj/src/main.o
 	$(call say,LINK,$@)
@@ -268,7 +275,6 @@ build/gen/cli.tsv: build/tools/cli-spec
 # Manual pages: scdoc source -> troff. gpudoctor(1) is man/gpudoctor.1.scd.in
 # with each command's section written from the option tables; gpudoctor-causes(7)
 # is written from the cause registry.
-MANPAGES := build/man/gpudoctor.1 build/man/gpudoctor-causes.7
 man: $(MANPAGES)
 
 build/man/gpudoctor.1.scd: man/gpudoctor.1.scd.in build/gen/cli.tsv tools/man.awk
@@ -287,7 +293,6 @@ $(MANPAGES): build/man/%: build/man/%.scd tools/man-tidy.awk
 	$(Q)scdoc < $< > $@.troff && awk -f tools/man-tidy.awk $@.troff > $@.tmp && rm $@.troff && mv $@.tmp $@
 
 # Shell completions, written from the same command-line data.
-COMPLETIONS := build/completion/gpudoctor.bash build/completion/_gpudoctor build/completion/gpudoctor.fish
 completions: $(COMPLETIONS)
 
 build/completion/gpudoctor.bash: build/gen/cli.tsv tools/completion.awk
@@ -338,5 +343,4 @@ clean:
 	rm -rf build
 
 -include $(shell find build -name '*.d' 2>/dev/null)
-include tests/fakes/fakes.mk
 include tests/fuzz/fuzz.mk

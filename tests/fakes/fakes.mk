@@ -1,5 +1,5 @@
 # tests/fakes/fakes.mk - fake NVIDIA driver libraries for the tests
-# (docs/fake-gpu.md). Include it at the end of the Makefile:
+# (docs/fake-gpu.md). Include it after the default goal and before any rule that names $(FAKES):
 #
 #   include tests/fakes/fakes.mk
 #
