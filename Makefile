@@ -277,10 +277,10 @@ build/gen/cli.tsv: build/tools/cli-spec
 # is written from the cause registry.
 man: $(MANPAGES)
 
-build/man/gpudoctor.1.scd: man/gpudoctor.1.scd.in build/gen/cli.tsv tools/man.awk
+build/man/gpudoctor.1.scd: man/gpudoctor.1.scd.in build/gen/cli.tsv tools/cli-tsv.awk tools/man.awk
 	@mkdir -p $(dir $@)
 	$(call say,GEN,$@)
-	$(Q)awk -v version='$(VERSION)' -f tools/man.awk build/gen/cli.tsv man/gpudoctor.1.scd.in > $@.tmp && mv $@.tmp $@
+	$(Q)awk -v version='$(VERSION)' -f tools/cli-tsv.awk -f tools/man.awk build/gen/cli.tsv man/gpudoctor.1.scd.in > $@.tmp && mv $@.tmp $@
 
 build/man/gpudoctor-causes.7.scd: $(DATA)/causes.tsv tools/causes2man.awk
 	@mkdir -p $(dir $@)
@@ -295,20 +295,20 @@ $(MANPAGES): build/man/%: build/man/%.scd tools/man-tidy.awk
 # Shell completions, written from the same command-line data.
 completions: $(COMPLETIONS)
 
-build/completion/gpudoctor.bash: build/gen/cli.tsv tools/completion.awk
+build/completion/gpudoctor.bash: build/gen/cli.tsv tools/cli-tsv.awk tools/completion.awk
 	@mkdir -p $(dir $@)
 	$(call say,GEN,$@)
-	$(Q)awk -v shell=bash -f tools/completion.awk $< > $@.tmp && mv $@.tmp $@
+	$(Q)awk -v shell=bash -f tools/cli-tsv.awk -f tools/completion.awk $< > $@.tmp && mv $@.tmp $@
 
-build/completion/_gpudoctor: build/gen/cli.tsv tools/completion.awk
+build/completion/_gpudoctor: build/gen/cli.tsv tools/cli-tsv.awk tools/completion.awk
 	@mkdir -p $(dir $@)
 	$(call say,GEN,$@)
-	$(Q)awk -v shell=zsh -f tools/completion.awk $< > $@.tmp && mv $@.tmp $@
+	$(Q)awk -v shell=zsh -f tools/cli-tsv.awk -f tools/completion.awk $< > $@.tmp && mv $@.tmp $@
 
-build/completion/gpudoctor.fish: build/gen/cli.tsv tools/completion.awk
+build/completion/gpudoctor.fish: build/gen/cli.tsv tools/cli-tsv.awk tools/completion.awk
 	@mkdir -p $(dir $@)
 	$(call say,GEN,$@)
-	$(Q)awk -v shell=fish -f tools/completion.awk $< > $@.tmp && mv $@.tmp $@
+	$(Q)awk -v shell=fish -f tools/cli-tsv.awk -f tools/completion.awk $< > $@.tmp && mv $@.tmp $@
 
 install: $(BIN) $(MANPAGES) $(COMPLETIONS)
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man7' \

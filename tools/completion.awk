@@ -3,7 +3,7 @@
 # commands, each command's options, the values an option takes, and the
 # operands (explain: files; kb: its queries, read from kb's help).
 #
-#   awk -v shell=bash|zsh|fish -f tools/completion.awk build/gen/cli.tsv
+#   awk -v shell=bash|zsh|fish -f tools/cli-tsv.awk -f tools/completion.awk build/gen/cli.tsv
 #
 # What an option's value completes to follows from the name its help gives
 # the value (FORMAT, WHEN, LEVEL, DIR, PATH); a new value name fails here until
@@ -19,21 +19,6 @@ BEGIN {
 	kind["DIR"] = "dir"
 	kind["PATH"] = "python"	# --python PATH: an interpreter
 	kind["SECONDS"] = "free"; kind["VERSION"] = "free"; kind["SM"] = "free"
-}
-function unesc(s,    out, i, c) {
-	if (s == "-")
-		return ""
-	out = ""
-	for (i = 1; i <= length(s); i++) {
-		c = substr(s, i, 1)
-		if (c == "\\" && i < length(s)) {
-			i++
-			c = substr(s, i, 1)
-			out = out (c == "n" ? "\n" : c)
-		} else
-			out = out c
-	}
-	return out
 }
 # A help text made short enough for the one-line descriptions zsh and fish
 # show: up to a ';', then, when still long, before a parenthesis that leaves

@@ -5,7 +5,7 @@
 #                      options, epilogue (exit status, queries)
 # filled in from the command-line data tools/cli-spec prints.
 #
-#   awk -v version=V -f tools/man.awk build/gen/cli.tsv man/gpudoctor.1.scd.in
+#   awk -v version=V -f tools/cli-tsv.awk -f tools/man.awk build/gen/cli.tsv man/gpudoctor.1.scd.in
 BEGIN { FS = "\t"; ncmd = 0 }
 
 # scdoc's markup characters in running text.
@@ -14,19 +14,6 @@ function esc(s) {
 	gsub(/\*/, "\\*", s)
 	gsub(/_/, "\\_", s)
 	return s
-}
-function unesc(s,    out, i, c) {
-	out = ""
-	for (i = 1; i <= length(s); i++) {
-		c = substr(s, i, 1)
-		if (c == "\\" && i < length(s)) {
-			i++
-			c = substr(s, i, 1)
-			out = out (c == "n" ? "\n" : c)
-		} else
-			out = out c
-	}
-	return s == "-" ? "" : out
 }
 # Paragraphs (blank-line separated) of wrapped text: newlines inside are spaces.
 function paragraphs(s,    n, p, i, t) {
