@@ -245,6 +245,7 @@ cli: $(BIN_SAN)
 # Cluster hooks as the schedulers run them: node-problem-detector's plugin protocol, the deployment files.
 cluster: $(BIN_SAN) $(FAKES)
 	tests/cluster/npd $(BIN_SAN)
+	tests/cluster/nhc $(BIN_SAN)
 
 ptx-check:
 	@tests/ptx-check
