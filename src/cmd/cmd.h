@@ -53,6 +53,7 @@ struct cmd_options {
 	const char *fix_venv;
 	/* health */
 	bool npd;			/* --npd: node-problem-detector's message limit */
+	bool slurm;			/* --slurm: drain or resume this node through scontrol */
 	/* operands after the command name */
 	char **args;
 	int nargs;

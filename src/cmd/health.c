@@ -8,12 +8,15 @@
  * Exit status: 0 healthy, 1 unhealthy, 2 unknown (or a usage error), the
  * codes node-problem-detector's custom plugins use.
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "cluster/slurm.h"
 #include "cmd/machine.h"
 #include "cmd/options.h"
 #include "report/report.h"
@@ -66,6 +69,80 @@ static void disarm_budget(void)
 	setitimer(ITIMER_REAL, &t, NULL);
 }
 
+/*
+ * One --slurm check at a time per node: slurmd may start the next before a slow one ends. The lock is
+ * held until the process exits (the descriptor is never closed). Root's is in /run, a user's in /tmp.
+ */
+static bool take_lock(char *why, size_t whysz)
+{
+	char path[64];
+	int fd;
+
+	if (geteuid() == 0)
+		str_copy(path, sizeof(path), "/run/gpudoctor-health.lock");
+	else
+		str_printf(path, sizeof(path), "/tmp/gpudoctor-health-%u.lock", (unsigned)geteuid());
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0) {
+		str_printf(why, whysz, "cannot open the lock %s", path);
+		return false;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		close(fd);
+		str_printf(why, whysz, "another gpudoctor health --slurm is running (%s)", path);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * --slurm: drain this node when it is unhealthy, with a reason that says it is gpudoctor's; resume it when
+ * it is healthy again, only from a drain of gpudoctor's own (never an admin's). Unknown changes nothing.
+ * Appends what it did to line; returns the exit status, 2 (unknown) when Slurm could not be asked.
+ */
+static int act_on_slurm(const struct cmd_options *opts, double budget, const struct node_health *h, int status,
+			char *line, size_t linesz)
+{
+	struct error err = { 0 };
+	struct slurm s;
+	struct slurm_node node;
+	char name[128], reason[200], why[160];
+	size_t used = strlen(line);
+
+	if (!take_lock(why, sizeof(why))) {
+		str_printf(line, linesz, "unknown: %s", why);
+		return EXIT_USAGE;
+	}
+	if (slurm_node_name(opts->envp, name, sizeof(name)) < 0) {
+		str_printf(line + used, linesz - used, "; slurm: no node name (SLURMD_NODENAME or the host name)");
+		return EXIT_USAGE;
+	}
+	if (slurm_open(&s, opts->envp, budget / 4, &err) < 0 || slurm_show_node(&s, name, &node, &err) < 0) {
+		str_printf(line + used, linesz - used, "; slurm: %s", err.msg);
+		slurm_close(&s);
+		return EXIT_USAGE;
+	}
+	if (h->status == NODE_UNHEALTHY && !node.drained) {
+		str_printf(reason, sizeof(reason), "%s %s", SLURM_REASON_PREFIX, line + strlen("unhealthy: "));
+		if (slurm_drain(&s, name, reason, &err) == 0)
+			str_printf(line + used, linesz - used, "; drained %s", name);
+	} else if (h->status == NODE_UNHEALTHY) {
+		str_printf(line + used, linesz - used, "; %s already drained%s", name,
+			   slurm_drained_by_us(&node) ? "" : " by someone else");
+	} else if (h->status == NODE_HEALTHY && slurm_drained_by_us(&node)) {
+		if (slurm_resume(&s, name, &err) == 0)
+			str_printf(line + used, linesz - used, "; resumed %s", name);
+	} else if (node.drained) {
+		str_printf(line + used, linesz - used, "; %s drained by someone else, left alone", name);
+	}
+	slurm_close(&s);
+	if (err.msg[0]) {	/* a drain or resume that failed: the node is not as the line says */
+		str_printf(line + used, linesz - used, "; slurm: %s", err.msg);
+		return EXIT_USAGE;
+	}
+	return status;
+}
+
 static int status_exit(enum node_status s)
 {
 	return s == NODE_HEALTHY ? EXIT_READY : s == NODE_UNHEALTHY ? EXIT_NOT_READY : EXIT_USAGE;
@@ -97,8 +174,11 @@ static int run_health(const struct cmd_options *given)
 		return EXIT_INTERNAL;
 	rules_run(facts, &d);
 	node_health_judge(facts, &d, &h);
-	disarm_budget();
 	status = status_exit(h.status);
+	report_health_line(line, sizeof(line), 0, &h, facts);
+	if (given->slurm)
+		status = act_on_slurm(given, budget, &h, status, line, sizeof(line));
+	disarm_budget();
 	if (!(out = cmd_out_open(&o))) {
 		diagnosis_release(&d);
 		facts_free(facts);
@@ -113,7 +193,8 @@ static int run_health(const struct cmd_options *given)
 			status = EXIT_INTERNAL;
 		json_decref(j);
 	} else {
-		report_health_line(line, sizeof(line), given->npd ? NPD_MESSAGE_MAX : 0, &h, facts);
+		if (given->npd && strlen(line) > NPD_MESSAGE_MAX)
+			report_health_line(line, sizeof(line), NPD_MESSAGE_MAX, &h, facts);
 		fprintf(out, "%s\n", line);
 	}
 	diagnosis_release(&d);
@@ -129,6 +210,9 @@ static const struct cmd_option health_only[] = {
 	  "libraries (only for an image you trust)" },
 	{ "timeout", 0, "SECONDS", OPT_TIMEOUT, "the whole check's budget (default 5); past it the answer is "
 	  "unknown" },
+	{ "slurm", 0, NULL, OPT_SLURM, "as Slurm's HealthCheckProgram: drain this node (SLURMD_NODENAME, else "
+	  "the host name) when unhealthy, with a reason starting \"gpudoctor:\"; resume it when healthy again, "
+	  "only from such a drain, never an admin's" },
 	{ "npd", 0, NULL, OPT_NPD, "node-problem-detector's custom plugin protocol: the message cut to 80 "
 	  "characters" },
 };

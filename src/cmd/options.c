@@ -186,6 +186,9 @@ static int apply(const struct command *cmd, enum cmd_option_id id, const char *v
 	case OPT_NPD:
 		o->npd = true;
 		break;
+	case OPT_SLURM:
+		o->slurm = true;
+		break;
 	}
 	return 0;
 }
