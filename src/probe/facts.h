@@ -612,6 +612,20 @@ struct fact_limit {
 	int dropped;			/* -1: some, how many unknown */
 };
 
+/*
+ * Slurm's gres.conf: the GPUs it promises this node (Name=gpu lines whose NodeName, when given, names this
+ * node: File= device files, else Count=). AutoDetect=nvml promises nothing: Slurm asks NVML itself.
+ */
+struct gres_facts {
+	struct fact_status status;	/* ABSENT: no gres.conf */
+	char path[FACT_PATH];
+	char node[128];			/* the name matched: SLURMD_NODENAME, else the short host name */
+	int gpus;			/* promised to this node; -1 none promised (no line for it, or autodetect) */
+	bool autodetect;
+	char files[FACT_TEXT];		/* the first File= value that counted */
+	unsigned long line;		/* its line */
+};
+
 struct facts {
 	char root[FACT_PATH];		/* "/" when live */
 	struct fact_limit limits[MAX_LIMITS];	/* every bound that left something out says so */
@@ -635,6 +649,7 @@ struct facts {
 	struct container_host_facts container_host;
 	struct runtime_facts runtime;
 	struct kernlog_facts kernlog;
+	struct gres_facts gres;
 	struct python_facts python;
 };
 

@@ -60,6 +60,7 @@ void probe_all(struct facts *f, struct probe_ctx *ctx)
 	run_probe(probe_kmod, f, ctx, &f->kmod.status);
 	run_probe(probe_devnodes, f, ctx, &f->kmod.status);
 	run_probe(probe_kernlog, f, ctx, NULL);	/* its refusals are its own status */
+	run_probe(probe_gres, f, ctx, &f->gres.status);
 	probe_libraries(f, ctx);
 	run_probe(probe_toolkits, f, ctx, &f->toolkits.status);
 	run_probe(probe_cudnn, f, ctx, &f->cudnn.status);

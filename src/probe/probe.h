@@ -39,6 +39,8 @@ void probe_kmod(struct facts *f, const struct probe_ctx *ctx);
 void probe_devnodes(struct facts *f, const struct probe_ctx *ctx);
 /* What the NVIDIA driver wrote to the kernel log since this boot (live /dev/kmsg, else the syslog files). */
 void probe_kernlog(struct facts *f, const struct probe_ctx *ctx);
+/* Slurm's gres.conf: the GPUs it promises this node. */
+void probe_gres(struct facts *f, const struct probe_ctx *ctx);
 void probe_libs(struct facts *f, const struct probe_ctx *ctx);
 void probe_toolkits(struct facts *f, const struct probe_ctx *ctx);
 void probe_cudnn(struct facts *f, const struct probe_ctx *ctx);

@@ -537,6 +537,15 @@ static json_t *python_json(const struct python_facts *p)
 	return out;
 }
 
+/* facts.slurm_gres: docs/report-schema.md. */
+static json_t *gres_json(const struct gres_facts *g)
+{
+	return json_pack("{s:o, s:o, s:o, s:o, s:b, s:o}", "status", status_json(&g->status), "path",
+			 str_or_null(g->path), "node", str_or_null(g->node), "gpus",
+			 g->gpus >= 0 ? json_integer(g->gpus) : json_null(), "autodetect", g->autodetect, "files",
+			 str_or_null(g->files));
+}
+
 /* facts.kernel_log: docs/report-schema.md. Each driver message is null when the log did not hold it. */
 static json_t *kernlog_json(const struct kernlog_facts *k)
 {
@@ -580,12 +589,13 @@ json_t *report_facts_json(const struct facts *f)
 		json_array_append_new(limits, json_pack("{s:s, s:i, s:i}", "what", f->limits[i].what, "limit",
 							f->limits[i].limit, "dropped", f->limits[i].dropped));
 	}
-	return json_pack("{s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "root", json_text(f->root),
+	return json_pack("{s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "root", json_text(f->root),
 			 "live", f->live, "notes", notes, "limits", limits, "system", system_json(&f->system), "pci", pci_json(&f->pci),
 			 "driver", kmod_json(&f->kmod), "libraries", libs_json(&f->libs),
 			 "toolkits", toolkits_json(&f->toolkits), "cudnn", cudnn_json(&f->cudnn),
 			 "environment", env_json(&f->env), "container", container_json(&f->container),
 			 "container_host", container_host_json(&f->container_host),
 			 "runtime", runtime_json(&f->runtime), "kernel_log", kernlog_json(&f->kernlog),
+			 "slurm_gres", gres_json(&f->gres),
 			 "python", python_json(&f->python));
 }

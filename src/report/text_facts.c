@@ -443,6 +443,22 @@ static void kernlog_lines(struct textfmt *t, const struct facts *f, int detail)
 	fputc('\n', t->out);
 }
 
+/* Slurm's gres.conf, only on a Slurm node: what it promises this node. */
+static void gres_lines(struct textfmt *t, const struct facts *f)
+{
+	const struct gres_facts *g = &f->gres;
+
+	if (g->status.state != FACT_OK)
+		return;
+	label(t, "slurm");
+	if (g->gpus >= 0)
+		fprintf(t->out, "%s promises %s %d GPU%s%s%s%s\n", g->path, g->node[0] ? g->node : "this node", g->gpus,
+			g->gpus == 1 ? "" : "s", g->files[0] ? " (File=" : "", g->files, g->files[0] ? ")" : "");
+	else
+		fprintf(t->out, "%s promises %s no GPU count%s\n", g->path, g->node[0] ? g->node : "this node",
+			g->autodetect ? " (AutoDetect: Slurm asks NVML)" : "");
+}
+
 /* Every layer's lines, unwrapped: a line is as long as its facts make it. */
 static void facts_lines(struct textfmt *t, const struct facts *f, int detail)
 {
@@ -451,6 +467,7 @@ static void facts_lines(struct textfmt *t, const struct facts *f, int detail)
 	gpu_lines(t, f);
 	driver_lines(t, f, detail);
 	kernlog_lines(t, f, detail);
+	gres_lines(t, f);
 	lib_line(t, "libcuda", &f->libs.cuda, detail);
 	if (detail > 0)
 		lib_line(t, "libnvml", &f->libs.nvml, detail);

@@ -58,9 +58,41 @@ static void check_link(const struct facts *facts, struct findings *out)
 	}
 }
 
+/*
+ * Slurm's gres.conf against the driver: a node that promises more GPUs than it has gets jobs it cannot run
+ * (slurmd also refuses to register with fewer than configured); one that promises fewer leaves GPUs idle.
+ */
+static void check_gres(const struct facts *facts, struct findings *out)
+{
+	const struct gres_facts *g = &facts->gres;
+	int seen = facts->runtime.nvml_count;
+	struct finding *f;
+
+	if (g->status.state != FACT_OK || g->gpus < 0 || seen < 0 || seen == g->gpus)
+		return;
+	f = findings_add(out, CAUSE_GPU_GRES_MISMATCH, seen < g->gpus ? SEV_ERROR : SEV_WARNING,
+			 "Slurm's gres.conf promises %s %d GPU%s; the driver lists %d", g->node[0] ? g->node : "this node",
+			 g->gpus, g->gpus == 1 ? "" : "s", seen);
+	if (seen < g->gpus)
+		finding_detail(f, "Slurm offers jobs GPUs this node does not have: slurmd refuses to register a node with "
+			       "fewer GPUs than configured, and a job given a missing one fails. A GPU lost by the driver "
+			       "(see the other findings) is the usual reason; else gres.conf does not fit this node.");
+	else
+		finding_detail(f, "The GPUs beyond the %d in gres.conf are never given to jobs.", g->gpus);
+	if (g->files[0])
+		finding_evidence(f, "gres.conf", g->path, "line %lu: File=%s", g->line, g->files);
+	else
+		finding_evidence(f, "gres.conf", g->path, "Name=gpu for %s: %d", g->node, g->gpus);
+	finding_evidence(f, "GPUs the driver lists", "NVML", "%d", seen);
+	finding_fix(f, "nvidia-smi -L", "list the GPUs the driver sees, with their bus ids");
+	finding_fix(f, NULL, "when a GPU is lost, see its own finding; when gres.conf is wrong, give it one File= entry "
+		    "per GPU of this node (or AutoDetect=nvml), then restart slurmd");
+}
+
 static const struct rule gpu_rules[] = {
 	{ CAUSE_GPU_NONE, check_no_gpu },
 	{ CAUSE_GPU_PCIE_DEGRADED, check_link },
+	{ CAUSE_GPU_GRES_MISMATCH, check_gres },
 };
 
 const struct rule_family rules_gpu = { "gpu", gpu_rules, sizeof(gpu_rules) / sizeof(gpu_rules[0]) };
