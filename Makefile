@@ -46,7 +46,7 @@ say =
 endif
 CPPFLAGS += -DGD_VERSION='"$(VERSION)"'
 
-SRC_LIB := $(sort $(wildcard src/util/*.c src/cause/*.c src/nvidia/*.c src/probe/*.c src/probe/driver/*.c src/rules/*.c src/explain/*.c src/paste/*.c src/compute/*.c src/report/*.c src/kb/*.c src/plan/*.c src/fix/*.c src/cmd/*.c))
+SRC_LIB := $(sort $(wildcard src/util/*.c src/cause/*.c src/nvidia/*.c src/probe/*.c src/probe/driver/*.c src/rules/*.c src/explain/*.c src/paste/*.c src/compute/*.c src/report/*.c src/kb/*.c src/plan/*.c src/fix/*.c src/fleet/*.c src/cmd/*.c))
 SRC_MAIN := src/main.c
 # The knowledge tables compiled in; each needs its reader in src/kb/.
 KB_TABLES := cuda_driver cuda_archs cudnn error_codes gpus gpu_peaks torch_releases torch_variants torch_archs \

@@ -14,7 +14,7 @@ extern char **environ;
 
 /* The first is the default command. */
 static const struct command *const commands[] = {
-	&cmd_doctor, &cmd_info, &cmd_fix, &cmd_explain, &cmd_test, &cmd_bench, &cmd_kb,
+	&cmd_doctor, &cmd_info, &cmd_fix, &cmd_explain, &cmd_test, &cmd_bench, &cmd_kb, &cmd_fleet,
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -69,7 +69,7 @@ struct command {
 	bool operands;			/* takes operands after its options */
 };
 
-extern const struct command cmd_doctor, cmd_info, cmd_explain, cmd_test, cmd_bench, cmd_kb, cmd_fix;
+extern const struct command cmd_doctor, cmd_info, cmd_explain, cmd_test, cmd_bench, cmd_kb, cmd_fix, cmd_fleet;
 
 /*
  * A report on its way to standard output: renderers write into fp (memory);
