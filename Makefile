@@ -66,7 +66,7 @@ BIN_SAN := build/asan/gpudoctor
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRC))
 
-.PHONY: all check deps unit scenarios explain-test hostile syscalls cli ptx-check smoke bench gpu-check clean fakes fuzz fuzz-build
+.PHONY: all check deps unit scenarios explain-test fleet-test hostile syscalls cli ptx-check smoke bench gpu-check clean fakes fuzz fuzz-build
 .SECONDARY:
 
 all: $(BIN)
@@ -149,7 +149,7 @@ build/asan/tests/%: tests/unit/%.c $(OBJ_LIB_SAN)
 
 check: deps
 	@tools/check-stray-ids
-	@$(MAKE) --no-print-directory $(BIN) unit fakes-test scenarios explain-test fix-test hostile syscalls cli ptx-check smoke
+	@$(MAKE) --no-print-directory $(BIN) unit fakes-test scenarios explain-test fix-test fleet-test hostile syscalls cli ptx-check smoke
 	@echo "all checks passed"
 
 deps:
@@ -168,6 +168,10 @@ explain-test: $(BIN_SAN) $(BIN)
 # Every command of every plan on every scenario against data/, the plan as files (shellcheck, a YAML parser), golden text.
 fix-test: $(BIN_SAN)
 	GPUDOCTOR=$(BIN_SAN) tests/fix/run
+
+# fleet: the doctor's reports of scenario roots merged; values, streams, unreadable inputs, exit status.
+fleet-test: $(BIN_SAN)
+	tests/fleet/run $(BIN_SAN)
 
 # Images built to hurt gpudoctor: long roots, libraries with constructors, races, escapes.
 hostile: $(BIN_SAN) $(FAKES)
@@ -192,6 +196,7 @@ bench: $(BIN)
 	bench/doctor-vs-collect-env.sh
 	bench/static-torch-install.sh
 	bench/explain.sh
+	bench/fleet.sh
 
 # On a machine with an NVIDIA GPU: gpudoctor's readings against nvidia-smi's.
 gpu-check: $(BIN)
