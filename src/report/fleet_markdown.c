@@ -29,7 +29,7 @@ static void names_cell(FILE *out, const struct fleet_view *v, const struct fleet
 
 static void verdicts(FILE *out, const struct fleet_view *v, size_t shown)
 {
-	fprintf(out, "| verdict | nodes | which |\n|---|---:|---|\n");
+	fprintf(out, "## Verdicts\n\n| verdict | nodes | which |\n|---|---:|---|\n");
 	for (int i = 0; i < FLEET_NVERDICTS; i++) {
 		fprintf(out, "| %s | %zu | ", fleet_verdict_name((enum fleet_verdict)i), v->verdict[i].count);
 		if (i != FLEET_READY)
