@@ -88,6 +88,7 @@ struct fleet_group {
 	uint32_t title;			/* for a root cause: its title, from the first node's report */
 	size_t count;
 	size_t *nodes;			/* node indices, in the view's node order; owned by the view */
+	size_t first;			/* where its first node stands in the view's order (ties go by it) */
 };
 
 /*

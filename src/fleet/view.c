@@ -82,7 +82,7 @@ static int group_cmp(const void *pa, const void *pb)
 
 	if (a->count != b->count)
 		return a->count > b->count ? -1 : 1;
-	return (a->nodes[0] > b->nodes[0]) - (a->nodes[0] < b->nodes[0]);
+	return (a->first > b->first) - (a->first < b->first);
 }
 
 /*
@@ -108,6 +108,7 @@ static long group(struct keyed *k, size_t n, const size_t *order, struct fleet_g
 		/* k[start..i) share a key */
 		out[g].value = k[start].key;
 		out[g].count = i - start;
+		out[g].first = k[start].pos;
 		if (!(out[g].nodes = malloc(out[g].count * sizeof(size_t)))) {
 			for (size_t j = 0; j < g; j++)
 				free(out[j].nodes);

@@ -209,6 +209,25 @@ static void test_view(void **state)
 	fleet_free(f);
 }
 
+/* Two values on as many nodes: the one whose first node comes first in natural order leads, whatever the input order. */
+static void test_view_ties(void **state)
+{
+	struct fleet *f = fleet_new();
+	struct fleet_view v;
+
+	(void)state;
+	add(f, "node20", FLEET_READY, "", "535.104.05");
+	add(f, "node3", FLEET_READY, "", "550.54.15");
+	add(f, "node21", FLEET_READY, "", "535.104.05");
+	add(f, "node4", FLEET_READY, "", "550.54.15");
+	assert_int_equal(fleet_view_build(&v, f, NULL), 0);
+	assert_int_equal(v.drift[FLEET_DRIVER].nvalues, 2);
+	assert_string_equal(fleet_text(f, v.drift[FLEET_DRIVER].values[0].value), "550.54.15");
+	assert_true(fleet_view_all_ready(&v));
+	fleet_view_release(&v);
+	fleet_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_report_read),
 		cmocka_unit_test(test_report_refused),
 		cmocka_unit_test(test_view),
+		cmocka_unit_test(test_view_ties),
 	};
 
 	return cmocka_run_group_tests_name("fleet", tests, NULL, NULL);
