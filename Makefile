@@ -65,7 +65,7 @@ else
 say =
 endif
 
-SRC_LIB := $(sort $(wildcard src/util/*.c src/cause/*.c src/nvidia/*.c src/probe/*.c src/probe/driver/*.c src/rules/*.c src/explain/*.c src/paste/*.c src/compute/*.c src/report/*.c src/kb/*.c src/plan/*.c src/fix/*.c src/cluster/*.c src/cmd/*.c))
+SRC_LIB := $(sort $(wildcard src/util/*.c src/cause/*.c src/nvidia/*.c src/probe/*.c src/probe/driver/*.c src/rules/*.c src/explain/*.c src/paste/*.c src/compute/*.c src/report/*.c src/kb/*.c src/plan/*.c src/fix/*.c src/fleet/*.c src/cluster/*.c src/cmd/*.c))
 SRC_MAIN := src/main.c
 # The knowledge tables compiled in; each needs its reader in src/kb/.
 KB_TABLES := cuda_driver cuda_archs cudnn error_codes gpus gpu_peaks torch_releases torch_variants torch_archs \
@@ -89,7 +89,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRC))
 MANPAGES := build/man/gpudoctor.1 build/man/gpudoctor-causes.7
 COMPLETIONS := build/completion/gpudoctor.bash build/completion/_gpudoctor build/completion/gpudoctor.fish
 
-.PHONY: all check check-suites check-binaries stray-ids deps unit scenarios explain-test hostile syscalls cli cluster \
+.PHONY: all check check-suites check-binaries stray-ids deps unit scenarios explain-test fleet-test hostile syscalls cli cluster \
 	ptx-check smoke bench gpu-check clean fakes fuzz fuzz-build \
 	man completions install uninstall install-test docs-test deb print-version FORCE
 .SECONDARY:
@@ -189,7 +189,7 @@ build/asan/tests/%: tests/unit/%.c $(OBJ_LIB_SAN)
 # one summary block ends it (tools/check-summary), after the output of any suite that failed. V=1 shows
 # every suite's output as it runs. The binaries are built first, once, so suites never build concurrently.
 CHECK_DIR := build/check
-CHECK_SUITES := build stray-ids unit fakes-test scenarios explain-test fix-test hostile syscalls cli cluster ptx-check \
+CHECK_SUITES := build stray-ids unit fakes-test scenarios explain-test fix-test fleet-test hostile syscalls cli cluster ptx-check \
 	docs-test install-test smoke
 
 check: deps
@@ -229,6 +229,10 @@ explain-test: $(BIN_SAN) $(BIN)
 fix-test: $(BIN_SAN)
 	GPUDOCTOR=$(BIN_SAN) tests/fix/run
 
+# fleet: the doctor's reports of scenario roots merged; values, streams, unreadable inputs, exit status.
+fleet-test: $(BIN_SAN)
+	tests/fleet/run $(BIN_SAN)
+
 # Images built to hurt gpudoctor: long roots, libraries with constructors, races, escapes.
 hostile: $(BIN_SAN) $(FAKES)
 	tests/hostile/run $(BIN_SAN)
@@ -258,6 +262,7 @@ bench: $(BIN)
 	bench/doctor-vs-collect-env.sh
 	bench/static-torch-install.sh
 	bench/explain.sh
+	bench/fleet.sh
 
 # On a machine with an NVIDIA GPU: gpudoctor's readings against nvidia-smi's.
 gpu-check: $(BIN)

@@ -74,7 +74,7 @@ struct command {
 	bool markdown;			/* has a Markdown report: takes --format markdown */
 };
 
-extern const struct command cmd_doctor, cmd_info, cmd_explain, cmd_test, cmd_bench, cmd_kb, cmd_fix, cmd_health;
+extern const struct command cmd_doctor, cmd_info, cmd_explain, cmd_test, cmd_bench, cmd_kb, cmd_fix, cmd_health, cmd_fleet;
 
 /* Every command, in --help's order; the first is the default. cmd_count entries (commands.c). */
 extern const struct command *const cmd_all[];

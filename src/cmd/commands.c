@@ -7,7 +7,7 @@
 #include "cmd/cmd.h"
 
 const struct command *const cmd_all[] = {
-	&cmd_doctor, &cmd_info, &cmd_fix, &cmd_explain, &cmd_test, &cmd_bench, &cmd_kb, &cmd_health,
+	&cmd_doctor, &cmd_info, &cmd_fix, &cmd_explain, &cmd_test, &cmd_bench, &cmd_kb, &cmd_health, &cmd_fleet,
 };
 
 const size_t cmd_count = sizeof(cmd_all) / sizeof(cmd_all[0]);

@@ -57,6 +57,7 @@ struct user_facts {
 struct system_facts {
 	struct fact_status status;
 	char os_id[32], os_id_like[64], os_version_id[32], os_pretty[FACT_TEXT];
+	char hostname[72];		/* HOST_NAME_MAX is 64; "" when unknown */
 	char kernel_release[FACT_TEXT];
 	char arch[32];
 	char glibc_version[FACT_VER];

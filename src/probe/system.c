@@ -107,6 +107,28 @@ static void read_cpu_and_memory(struct system_facts *sys, const struct rootfs *f
 
 
 /*
+ * The node's name, as a fleet of reports names it: the kernel's (/proc/sys/kernel/hostname), else
+ * /etc/hostname (hostname(5): the name alone on its first line) for an image without /proc, else, live,
+ * uname's nodename. Left "" when none says.
+ */
+static void read_hostname(struct system_facts *sys, const struct rootfs *fs)
+{
+	struct utsname uts;
+	char *name = sys->hostname;
+
+	if (rootfs_read_line(fs, "/proc/sys/kernel/hostname", name, sizeof(sys->hostname)) < 0 &&
+	    rootfs_read_line(fs, "/etc/hostname", name, sizeof(sys->hostname)) < 0) {
+		name[0] = '\0';
+		if (fs->live && uname(&uts) == 0)
+			str_copy(name, sizeof(sys->hostname), uts.nodename);
+	}
+	/* hostname(5) allows surrounding blanks and comment lines; a comment or blank first line says nothing */
+	str_trim(name);
+	if (name[0] == '#')
+		name[0] = '\0';
+}
+
+/*
  * FACT_OK unless no os-release is readable (UNKNOWN); every other field is read on its own and left "" or 0
  * when unreadable. Live, uname(2) stands in for unreadable /proc files and glibc is our own; under --root
  * neither is. Ends with probe_user.
@@ -125,6 +147,7 @@ void probe_system(struct facts *f, const struct probe_ctx *ctx)
 	if (rootfs_read_line(fs, "/proc/sys/kernel/arch", sys->arch, sizeof(sys->arch)) < 0 &&
 	    fs->live && uname(&uts) == 0)
 		str_copy(sys->arch, sizeof(sys->arch), uts.machine);
+	read_hostname(sys, fs);
 	read_glibc(sys, fs);
 	read_cpu_and_memory(sys, fs);
 	probe_user(f, ctx);

@@ -51,8 +51,8 @@ static json_t *system_json(const struct system_facts *s)
 
 	for (int i = 0; i < s->user.ngids; i++)
 		json_array_append_new(gids, json_integer(s->user.gids[i]));
-	return json_pack("{s:o, s:{s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:{s:o, s:o}, s:{s:o, s:o}, s:{s:o, s:I, s:o, s:b, s:o}}",
-			 "status", status_json(&s->status),
+	return json_pack("{s:o, s:o, s:{s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:{s:o, s:o}, s:{s:o, s:o}, s:{s:o, s:I, s:o, s:b, s:o}}",
+			 "status", status_json(&s->status), "hostname", str_or_null(s->hostname),
 			 "os", "id", str_or_null(s->os_id), "id_like", str_or_null(s->os_id_like),
 			 "version_id", str_or_null(s->os_version_id), "pretty_name", str_or_null(s->os_pretty),
 			 "kernel", str_or_null(s->kernel_release), "arch", str_or_null(s->arch),
