@@ -95,6 +95,13 @@ struct cmd_out {
 FILE *cmd_out_open(struct cmd_out *o);
 int cmd_out_close(struct cmd_out *o, const struct cmd_options *opts, int status);
 
+/*
+ * Write a report's JSON object j to out and release it; when j is NULL (it could not be built) say so on
+ * stderr. Returns status, or EXIT_INTERNAL when j was NULL.
+ */
+struct json_t;
+int cmd_write_json(FILE *out, struct json_t *j, int status);
+
 /* A message on stderr, newline added, with what it quotes escaped like a report. */
 void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -38,18 +38,9 @@ static int run_doctor(const struct cmd_options *opts)
 	else
 		status = EXIT_READY;
 	switch (opts->format) {
-	case FORMAT_JSON: {
-		json_t *j = report_doctor_json(facts, &d);
-
-		if (!j) {
-			fprintf(stderr, "gpudoctor: cannot build the JSON report\n");
-			status = EXIT_INTERNAL;
-		} else {
-			report_json_write(out, j);
-		}
-		json_decref(j);
+	case FORMAT_JSON:
+		status = cmd_write_json(out, report_doctor_json(facts, &d), status);
 		break;
-	}
 	case FORMAT_MARKDOWN:
 		report_markdown_doctor(out, facts, &d);
 		break;

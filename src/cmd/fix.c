@@ -45,13 +45,8 @@ static int write_report(FILE *out, const struct cmd_options *opts, const struct 
 		report_markdown_fix(out, r);
 		return 0;
 	}
-	if (!(j = report_fix_json(r, d, facts))) {
-		cmd_error("gpudoctor: cannot build the JSON report");
-		return -1;
-	}
-	report_json_write(out, j);
-	json_decref(j);
-	return 0;
+	j = report_fix_json(r, d, facts);
+	return cmd_write_json(out, j, 0) == 0 ? 0 : -1;
 }
 
 static int run_fix(const struct cmd_options *opts)

@@ -71,18 +71,9 @@ static int run_fleet(const struct cmd_options *opts)
 		return EXIT_INTERNAL;
 	}
 	switch (opts->format) {
-	case FORMAT_JSON: {
-		json_t *j = report_fleet_json(&v);
-
-		if (!j) {
-			fprintf(stderr, "gpudoctor: cannot build the JSON report\n");
-			status = EXIT_INTERNAL;
-		} else {
-			report_json_write(out, j);
-		}
-		json_decref(j);
+	case FORMAT_JSON:
+		status = cmd_write_json(out, report_fleet_json(&v), status);
 		break;
-	}
 	case FORMAT_MARKDOWN:
 		report_fleet_markdown(out, &v, opts->verbose);
 		break;

@@ -185,13 +185,7 @@ static int run_health(const struct cmd_options *given)
 		return EXIT_INTERNAL;
 	}
 	if (given->format == FORMAT_JSON) {
-		json_t *j = report_health_json(&h, &d, facts);
-
-		if (j)
-			report_json_write(out, j);
-		else
-			status = EXIT_INTERNAL;
-		json_decref(j);
+		status = cmd_write_json(out, report_health_json(&h, &d, facts), status);
 	} else {
 		if (given->npd && strlen(line) > NPD_MESSAGE_MAX)
 			report_health_line(line, sizeof(line), NPD_MESSAGE_MAX, &h, facts);

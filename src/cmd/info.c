@@ -28,19 +28,10 @@ static int run_info(const struct cmd_options *opts)
 		return EXIT_INTERNAL;
 	}
 	switch (opts->format) {
-	case FORMAT_JSON: {
-		json_t *j = json_pack("{s:s, s:s, s:o}", "schema", "gpudoctor.info/1", "version", gd_version,
-				      "facts", report_facts_json(facts));
-
-		if (!j) {
-			fprintf(stderr, "gpudoctor: cannot build the JSON report\n");
-			status = EXIT_INTERNAL;
-		} else {
-			report_json_write(out, j);
-		}
-		json_decref(j);
+	case FORMAT_JSON:
+		status = cmd_write_json(out, json_pack("{s:s, s:s, s:o}", "schema", "gpudoctor.info/1", "version", gd_version,
+				      "facts", report_facts_json(facts)), status);
 		break;
-	}
 	case FORMAT_MARKDOWN:
 		report_markdown_info(out, facts);
 		break;

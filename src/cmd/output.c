@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "report/report.h"
 #include "util/termsafe.h"
 
 /*
@@ -112,4 +113,16 @@ void cmd_error(const char *fmt, ...)
 		fprintf(stderr, "%s\n", safe);
 		free(safe);
 	}
+}
+
+/* See cmd.h. */
+int cmd_write_json(FILE *out, json_t *j, int status)
+{
+	if (!j) {
+		cmd_error("gpudoctor: cannot build the JSON report");
+		return EXIT_INTERNAL;
+	}
+	report_json_write(out, j);
+	json_decref(j);
+	return status;
 }
