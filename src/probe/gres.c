@@ -16,6 +16,8 @@
 #include "util/str.h"
 
 #define GRES_MAX_BYTES (256 * 1024)
+/* No node has more GPUs than this: a larger number in the file is a typo, never counted (and never overflows). */
+#define GRES_MAX_GPUS 1024
 
 static const char *const gres_paths[] = { "/etc/slurm/gres.conf", "/etc/slurm-llnl/gres.conf" };
 
@@ -32,16 +34,18 @@ static long bracket_count(const char *s, size_t n)
 		char *end;
 		long lo = strtol(s + i, &end, 10), hi = lo;
 
-		if (end == s + i || lo < 0)
+		if (end == s + i || lo < 0 || lo > GRES_MAX_GPUS)
 			return -1;
 		i = (size_t)(end - s);
 		if (i < n && s[i] == '-') {
 			hi = strtol(s + i + 1, &end, 10);
-			if (end == s + i + 1 || hi < lo)
+			if (end == s + i + 1 || hi < lo || hi > GRES_MAX_GPUS)
 				return -1;
 			i = (size_t)(end - s);
 		}
 		count += hi - lo + 1;
+		if (count > GRES_MAX_GPUS)
+			return -1;
 		if (i < n && s[i] != ',')
 			return -1;
 		i++;
@@ -131,10 +135,13 @@ static long files_count(const char *v)
 			if (!close || (k = bracket_count(v + n + 1, (size_t)(close - v - n - 1))) < 0)
 				return -1;
 			count += k;
+			if (count > GRES_MAX_GPUS)
+				return -1;
 			total = (size_t)(close + 1 - v);
 			total += strcspn(v + total, ",");
 		} else {
-			count++;
+			if (++count > GRES_MAX_GPUS)
+				return -1;
 			total = n;
 		}
 		v += total + (v[total] == ',');
@@ -191,7 +198,7 @@ static void take_line(struct gres_facts *g, char *line, unsigned long number)
 		k = files_count(files);
 	else if ((count = value_of(words, n, "Count")))
 		k = strtol(count, NULL, 10);
-	if (k < 0)
+	if (k < 0 || k > GRES_MAX_GPUS || g->gpus + k > GRES_MAX_GPUS)
 		return;
 	g->gpus = (g->gpus < 0 ? 0 : g->gpus) + (int)k;
 	if (files && !g->files[0]) {
