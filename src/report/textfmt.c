@@ -32,35 +32,55 @@ void tf_wrap(struct textfmt *t, int indent, int hang, const char *text)
 	tf_wrap_at(t, indent, hang, text);
 }
 
-/* See textfmt.h: the first word stays on the current line, however long. */
-void tf_wrap_at(struct textfmt *t, int col, int hang, const char *text)
+/*
+ * Words of text[0..len), from column col: a word that would pass t->width starts a new line at hang; the
+ * first word stays on the current line, however long. Between words on one line, one space, or with
+ * keep_spaces the run of spaces the text has (a table's alignment, the spaces after a label).
+ */
+static void wrap_words(struct textfmt *t, int col, int hang, const char *text, size_t len, bool keep_spaces)
 {
 	bool line_start = true;
-	const char *p = text;
+	const char *p = text, *end = text + len;
+	size_t prev_gap = 1;
 
-	while (*p == ' ' || *p == '\n')
+	while (p < end && (*p == ' ' || *p == '\n'))
 		p++;
-	while (*p) {
-		size_t wlen = strcspn(p, " \n");
-		int wcols = visible_width(p, wlen);
+	if (keep_spaces && p > text) {	/* after a label: its spaces lead to the first word, as any gap */
+		prev_gap = (size_t)(p - text);
+		line_start = false;
+	}
+	while (p < end) {
+		size_t wlen = 0, gap = 0;
+		int wcols, sep;
 
-		if (!line_start && col + 1 + wcols > t->width) {
+		while (p + wlen < end && p[wlen] != ' ' && p[wlen] != '\n')
+			wlen++;
+		wcols = visible_width(p, wlen);
+		while (p + wlen + gap < end && (p[wlen + gap] == ' ' || p[wlen + gap] == '\n'))
+			gap++;
+		sep = keep_spaces ? (int)prev_gap : 1;
+		if (!line_start && col + sep + wcols > t->width) {
 			fprintf(t->out, "\n%*s", hang, "");
 			col = hang;
 			line_start = true;
 		}
 		if (!line_start) {
-			fputc(' ', t->out);
-			col++;
+			fprintf(t->out, "%*s", sep, "");
+			col += sep;
 		}
 		fwrite(p, 1, wlen, t->out);
 		col += wcols;
 		line_start = false;
-		p += wlen;
-		while (*p == ' ' || *p == '\n')
-			p++;
+		prev_gap = gap;
+		p += wlen + gap;
 	}
 	fputc('\n', t->out);
+}
+
+/* See textfmt.h: the first word stays on the current line, however long. */
+void tf_wrap_at(struct textfmt *t, int col, int hang, const char *text)
+{
+	wrap_words(t, col, hang, text, strlen(text), false);
 }
 
 /* If text[i] opens a colour escape (ESC [ ... m), the index just past it; else i. */
@@ -98,16 +118,15 @@ static int visible_width(const char *text, size_t len)
 }
 
 /*
- * One over-long line: its first keep columns as they are (a label), the rest
- * broken at the last space that fits, each new line indented by hang. A word
- * longer than the room is printed whole on a line of its own.
+ * One over-long line: its first keep columns as they are (a label, escapes included), the rest wrapped
+ * at hang like any text, its runs of spaces kept.
  */
 static void reflow_line(struct textfmt *t, const char *line, size_t len, int keep, int hang)
 {
 	size_t at = 0;
 	int col = 0;
 
-	while (at < len && col < keep) { /* the label, escapes included */
+	while (at < len && col < keep) {
 		size_t next = skip_escape(line, at, len);
 
 		if (next == at)
@@ -118,43 +137,7 @@ static void reflow_line(struct textfmt *t, const char *line, size_t len, int kee
 	while (at < len && skip_escape(line, at, len) != at)
 		at = skip_escape(line, at, len);
 	fwrite(line, 1, at, t->out);
-	while (at < len) {
-		size_t cut = 0, first_space = 0, i = at;
-		int c = col;
-
-		/* the last space at which the text before it still fits, else the first space */
-		while (i < len) {
-			size_t next = skip_escape(line, i, len);
-
-			if (next != i) {
-				i = next;
-				continue;
-			}
-			if (line[i] == ' ' && i > at) {
-				if (c <= t->width)
-					cut = i;
-				else if (cut)
-					break;
-				if (!first_space)
-					first_space = i;
-				if (c > t->width)
-					break;
-			}
-			c += starts_char(line[i++]);
-		}
-		if (i >= len && c <= t->width)
-			cut = len;
-		if (!cut)
-			cut = first_space ? first_space : len;
-		fwrite(line + at, 1, cut - at, t->out);
-		at = cut;
-		while (at < len && line[at] == ' ')
-			at++;
-		if (at < len)
-			fprintf(t->out, "\n%*s", hang, "");
-		col = hang;
-	}
-	fputc('\n', t->out);
+	wrap_words(t, col, hang, line + at, len - at, true);
 }
 
 /* See textfmt.h. */
