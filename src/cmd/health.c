@@ -175,7 +175,7 @@ static int run_health(const struct cmd_options *given)
 	rules_run(facts, &d);
 	node_health_judge(facts, &d, &h);
 	status = status_exit(h.status);
-	report_health_line(line, sizeof(line), 0, &h, facts);
+	report_health_line(line, sizeof(line), &h, facts);
 	if (given->slurm)
 		status = act_on_slurm(given, budget, &h, status, line, sizeof(line));
 	disarm_budget();
@@ -185,10 +185,10 @@ static int run_health(const struct cmd_options *given)
 		return EXIT_INTERNAL;
 	}
 	if (given->format == FORMAT_JSON) {
-		status = cmd_write_json(out, report_health_json(&h, &d, facts), status);
+		status = cmd_write_json(out, report_health_json(&h, &d, line), status);
 	} else {
-		if (given->npd && strlen(line) > NPD_MESSAGE_MAX)
-			report_health_line(line, sizeof(line), NPD_MESSAGE_MAX, &h, facts);
+		if (given->npd)
+			report_health_fit(line, NPD_MESSAGE_MAX);
 		fprintf(out, "%s\n", line);
 	}
 	diagnosis_release(&d);

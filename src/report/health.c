@@ -6,8 +6,8 @@
 #include "version.h"
 #include "util/str.h"
 
-/* Cut s to at most max bytes, ending in "..." when cut, never inside a UTF-8 character. */
-static void cut(char *s, size_t max)
+/* See report_health.h. */
+void report_health_fit(char *s, size_t max)
 {
 	size_t n;
 
@@ -20,7 +20,7 @@ static void cut(char *s, size_t max)
 }
 
 /* See report_health.h. */
-void report_health_line(char *out, size_t outsz, size_t max, const struct node_health *h, const struct facts *facts)
+void report_health_line(char *out, size_t outsz, const struct node_health *h, const struct facts *facts)
 {
 	const char *driver = facts_driver_version(facts);
 
@@ -44,19 +44,16 @@ void report_health_line(char *out, size_t outsz, size_t max, const struct node_h
 				   h->warning->title);
 		break;
 	}
-	cut(out, max ? max : outsz - 1);
 }
 
 /* See report_health.h. */
-json_t *report_health_json(const struct node_health *h, const struct diagnosis *d, const struct facts *facts)
+json_t *report_health_json(const struct node_health *h, const struct diagnosis *d, const char *message)
 {
-	char line[512];
 	json_t *findings = json_array();
 	json_t *o;
 
 	if (!findings)
 		return NULL;
-	report_health_line(line, sizeof(line), 0, h, facts);
 	for (size_t i = 0; i < d->findings.count; i++) {
 		const struct finding *f = &d->findings.items[i];
 
@@ -66,7 +63,7 @@ json_t *report_health_json(const struct node_health *h, const struct diagnosis *
 							  severity_name(f->severity), "title", json_text(f->title)));
 	}
 	o = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "schema", "gpudoctor.health/1", "version", gd_version,
-		      "status", node_status_name(h->status), "message", json_text(line), "cause",
+		      "status", node_status_name(h->status), "message", json_text(message), "cause",
 		      h->cause ? json_string(cause_name(h->cause->cause)) : json_null(), "gpus",
 		      h->gpus >= 0 ? json_integer(h->gpus) : json_null(), "findings", findings);
 	return o;

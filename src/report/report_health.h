@@ -14,11 +14,13 @@
 
 /*
  * "healthy: 8 GPUs ready (driver 535.129.03)", "unhealthy: gpu.hardware-fault: 7 of 8 GPUs ready; GPU 5
- * (0000:86:00.0) needs a reset", "unknown: ...". At most max bytes (plus the terminator; 0: outsz - 1),
- * cut with "..." at a character boundary. Raw text: the caller escapes it for a terminal.
+ * (0000:86:00.0) needs a reset", "unknown: ...", cut to outsz - 1 bytes. Raw text: the caller escapes it
+ * for a terminal.
  */
-void report_health_line(char *out, size_t outsz, size_t max, const struct node_health *h, const struct facts *facts);
-/* The JSON object; NULL when out of memory. The caller owns it. */
-json_t *report_health_json(const struct node_health *h, const struct diagnosis *d, const struct facts *facts);
+void report_health_line(char *out, size_t outsz, const struct node_health *h, const struct facts *facts);
+/* Cut line to at most max bytes, ending in "..." when cut, never inside a UTF-8 character. */
+void report_health_fit(char *line, size_t max);
+/* The JSON object with message as its message (the line, and what the command did); NULL when out of memory. */
+json_t *report_health_json(const struct node_health *h, const struct diagnosis *d, const char *message);
 
 #endif
