@@ -22,64 +22,68 @@
 static const char *const gres_paths[] = { "/etc/slurm/gres.conf", "/etc/slurm-llnl/gres.conf" };
 
 /*
+ * One "lo" or "lo-hi" of a bracket's list ("0-3,5": s[0..n), without the brackets) from *i, past its
+ * comma; *lo_at is where lo was written (its width and padding). 1 read, 0 at the end, -1 not a range.
+ */
+static int next_range(const char *s, size_t n, size_t *i, long *lo, long *hi, const char **lo_at, size_t *width)
+{
+	char *end;
+
+	if (*i >= n)
+		return 0;
+	*lo_at = s + *i;
+	*lo = *hi = strtol(*lo_at, &end, 10);
+	if (end == *lo_at || end > s + n)
+		return -1;
+	*width = (size_t)(end - *lo_at);
+	*i = (size_t)(end - s);
+	if (*i < n && s[*i] == '-') {
+		*hi = strtol(s + *i + 1, &end, 10);
+		if (end == s + *i + 1 || end > s + n)
+			return -1;
+		*i = (size_t)(end - s);
+	}
+	if (*i < n && s[*i] != ',')
+		return -1;
+	(*i)++;
+	return 1;
+}
+
+/*
  * The numbers a bracket "[0-3,5]" (without the brackets, n bytes) holds: 5. -1 when it is not a list of
  * numbers and ranges.
  */
 static long bracket_count(const char *s, size_t n)
 {
-	long count = 0;
-	size_t i = 0;
+	long count = 0, lo, hi;
+	size_t i = 0, width;
+	const char *lo_at;
+	int got;
 
-	while (i < n) {
-		char *end;
-		long lo = strtol(s + i, &end, 10), hi = lo;
-
-		if (end == s + i || lo < 0 || lo > GRES_MAX_GPUS)
+	while ((got = next_range(s, n, &i, &lo, &hi, &lo_at, &width)) > 0) {
+		if (lo < 0 || lo > GRES_MAX_GPUS || hi < lo || hi > GRES_MAX_GPUS)
 			return -1;
-		i = (size_t)(end - s);
-		if (i < n && s[i] == '-') {
-			hi = strtol(s + i + 1, &end, 10);
-			if (end == s + i + 1 || hi < lo || hi > GRES_MAX_GPUS)
-				return -1;
-			i = (size_t)(end - s);
-		}
 		count += hi - lo + 1;
 		if (count > GRES_MAX_GPUS)
 			return -1;
-		if (i < n && s[i] != ',')
-			return -1;
-		i++;
 	}
-	return count;
+	return got < 0 ? -1 : count;
 }
 
 /* Whether name is in the bracket "[01-16,20]" (n bytes, without brackets) after a prefix: "07" is. */
 static bool bracket_has(const char *s, size_t n, const char *digits)
 {
-	size_t i = 0, len = strlen(digits);
-	long v;
+	size_t i = 0, len = strlen(digits), width;
+	const char *lo_at;
+	long v, lo, hi;
 
 	if (!len || strspn(digits, "0123456789") != len)
 		return false;
 	v = strtol(digits, NULL, 10);
-	while (i < n) {
-		char *end;
-		const char *lo_at = s + i;
-		long lo = strtol(lo_at, &end, 10), hi = lo;
-		size_t width = (size_t)(end - lo_at);
-
-		if (end == lo_at)
-			return false;
-		i = (size_t)(end - s);
-		if (i < n && s[i] == '-') {
-			hi = strtol(s + i + 1, &end, 10);
-			i = (size_t)(end - s);
-		}
+	while (next_range(s, n, &i, &lo, &hi, &lo_at, &width) > 0)
 		/* "gpu[01-16]" names gpu07, not gpu7: a padded range wants the padded width */
 		if (v >= lo && v <= hi && (lo_at[0] != '0' || width == 1 || len == width))
 			return true;
-		i++;
-	}
 	return false;
 }
 
