@@ -26,11 +26,13 @@
  * confidence: how surely the rule's finding over pasted facts is the cause, 100 when the versions decide it.
  * A table of memory use is a moment's snapshot, often taken while the user's own job ran: a usual cause only.
  */
-static const struct {
+struct cause_need {
 	enum cause_id cause;
 	unsigned needs;
 	int confidence;
-} cause_needs[] = {
+};
+
+static const struct cause_need cause_needs[] = {
 	/* rules_torch.c check_driver_and_arch: the selected torch's CUDA, the driver version */
 	{ CAUSE_TORCH_DRIVER_TOO_OLD, S(PASTE_TORCH) | S(PASTE_DRIVER), 100 },
 	/* the same check: the torch build's architectures against the GPU's compute capability */
@@ -47,22 +49,29 @@ static const struct {
 	{ CAUSE_GPU_MEMORY_BUSY, S(PASTE_GPU), 50 },
 };
 
-/* See paste.h. */
-unsigned paste_cause_needs(enum cause_id cause)
+/* The table's row for cause, or NULL: a cause never taken from a paste. */
+static const struct cause_need *need_of(enum cause_id cause)
 {
 	for (size_t i = 0; i < sizeof(cause_needs) / sizeof(cause_needs[0]); i++)
 		if (cause_needs[i].cause == cause)
-			return cause_needs[i].needs;
-	return 0;
+			return &cause_needs[i];
+	return NULL;
+}
+
+/* See paste.h. */
+unsigned paste_cause_needs(enum cause_id cause)
+{
+	const struct cause_need *n = need_of(cause);
+
+	return n ? n->needs : 0;
 }
 
 /* How surely the rule's finding over the paste's facts is the cause (the table above); 0 when never taken. */
 static int paste_cause_confidence(enum cause_id cause)
 {
-	for (size_t i = 0; i < sizeof(cause_needs) / sizeof(cause_needs[0]); i++)
-		if (cause_needs[i].cause == cause)
-			return cause_needs[i].confidence;
-	return 0;
+	const struct cause_need *n = need_of(cause);
+
+	return n ? n->confidence : 0;
 }
 
 static int tier(int confidence)
