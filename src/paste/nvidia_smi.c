@@ -111,7 +111,7 @@ static bool take_row(struct paste *p, const char *line, const struct paste_at *a
 	return true;
 }
 
-/* NVML's entry for the table's GPU index, unknown values -1 as the runtime probe leaves them; NULL past the bound. */
+/* NVML's entry for the table's GPU index, what the table does not say unknown; NULL past the bound. */
 static struct nvml_device *smi_device(struct paste *p, int index)
 {
 	struct runtime_facts *rt = &p->facts->runtime;
@@ -120,16 +120,8 @@ static struct nvml_device *smi_device(struct paste *p, int index)
 		facts_dropped(p->facts, "GPUs in nvidia-smi's table", MAX_RT_DEVICES, 1);
 		return NULL;
 	}
-	while (rt->nvml_ndev <= index) {
-		struct nvml_device *d = &rt->nvml[rt->nvml_ndev++];
-
-		memset(d, 0, sizeof(*d));
-		d->mem_total_mib = d->mem_used_mib = d->ecc_uncorrected = d->clock_events = -1;
-		d->utilization = d->temperature_c = d->fan_percent = d->pstate = d->temp_slowdown_c = -1;
-		d->persistence = d->compute_mode = d->mig_current = d->mig_pending = d->mig_instances = -1;
-		d->retired_pending = d->remap_pending = d->remap_failure = d->retired_sbe = d->retired_dbe = -1;
-		d->power_w = d->power_limit_w = -1;
-	}
+	while (rt->nvml_ndev <= index)
+		nvml_device_unknown(&rt->nvml[rt->nvml_ndev++]);
 	return &rt->nvml[index];
 }
 

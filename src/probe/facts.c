@@ -27,6 +27,23 @@ struct facts *facts_new(void)
 }
 
 /* See facts.h. */
+void nvml_device_unknown(struct nvml_device *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->mem_total_mib = d->mem_used_mib = d->ecc_uncorrected = -1;
+	d->utilization = d->temperature_c = d->persistence = d->compute_mode = -1;
+	d->mig_current = d->mig_pending = d->mig_instances = -1;
+	d->retired_pending = d->remap_pending = d->remap_failure = -1;
+	d->cc_major = d->cc_minor = -1;
+	d->power_w = d->power_limit_w = -1;
+	d->fan_percent = d->pstate = d->temp_slowdown_c = -1;
+	d->clock_events = -1;
+	d->retired_sbe = d->retired_dbe = -1;
+	for (int i = 0; i < MAX_RT_PROCS; i++)
+		d->procs[i].uid = -1;
+}
+
+/* See facts.h. */
 const char *facts_machine(const struct facts *facts)
 {
 	return facts->from_paste ? "the pasted machine" : "this machine";

@@ -656,6 +656,8 @@ struct facts {
 
 /* Allocate a zeroed model; NULL on allocation failure. */
 struct facts *facts_new(void);
+/* An NVML device of which nothing is known yet: every value -1 ("unknown"), as the rules expect. */
+void nvml_device_unknown(struct nvml_device *d);
 /* How findings name the machine the facts describe: "this machine", or "the pasted machine" (static). */
 const char *facts_machine(const struct facts *facts);
 /* Free the model and every string it owns. NULL is fine. */

@@ -12,26 +12,8 @@
 
 
 
-
-
 /* Call an optional function only if the driver has it; unknown stays -1. */
 #define ASK(rt, fn, label, ...) ((fn) ? (query_mark(rt, label), (fn)(__VA_ARGS__)) : NVML_ERROR_FUNCTION_NOT_FOUND)
-
-static void reset_device(struct nvml_device *d)
-{
-	memset(d, 0, sizeof(*d));
-	d->mem_total_mib = d->mem_used_mib = d->ecc_uncorrected = -1;
-	d->utilization = d->temperature_c = d->persistence = d->compute_mode = -1;
-	d->mig_current = d->mig_pending = d->mig_instances = -1;
-	d->retired_pending = d->remap_pending = d->remap_failure = -1;
-	d->cc_major = d->cc_minor = -1;
-	d->power_w = d->power_limit_w = -1;
-	d->fan_percent = d->pstate = d->temp_slowdown_c = -1;
-	d->clock_events = -1;
-	d->retired_sbe = d->retired_dbe = -1;
-	for (int i = 0; i < MAX_RT_PROCS; i++)
-		d->procs[i].uid = -1;
-}
 
 static void query_mig(struct runtime_facts *rt, const struct nvml_fns *n, nvmlDevice_t dev, struct nvml_device *d)
 {
@@ -203,7 +185,7 @@ void query_nvml(struct runtime_facts *rt, const char *file)
 		query_mark(rt, "nvmlDeviceGetHandleByIndex_v2");
 		if (n.handle(i, &dev) != NVML_SUCCESS)
 			continue;
-		reset_device(d);
+		nvml_device_unknown(d);
 		query_device(rt, &n, dev, d);
 		rt->nvml_ndev++;
 	}
