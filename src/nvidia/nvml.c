@@ -35,6 +35,17 @@ const struct dlib_symbol nvml_symbols[] = {
 	DLIB_SYMBOL(struct nvml_fns, clock_events, "nvmlDeviceGetCurrentClocksEventReasons", false),
 	DLIB_SYMBOL(struct nvml_fns, clock_throttle, "nvmlDeviceGetCurrentClocksThrottleReasons", false),
 	DLIB_SYMBOL(struct nvml_fns, retired_pages, "nvmlDeviceGetRetiredPages", false),
+	DLIB_SYMBOL(struct nvml_fns, clock, "nvmlDeviceGetClockInfo", false),
+	DLIB_SYMBOL(struct nvml_fns, clock_max, "nvmlDeviceGetMaxClockInfo", false),
+	DLIB_SYMBOL(struct nvml_fns, link_gen, "nvmlDeviceGetCurrPcieLinkGeneration", false),
+	DLIB_SYMBOL(struct nvml_fns, link_width, "nvmlDeviceGetCurrPcieLinkWidth", false),
+	DLIB_SYMBOL(struct nvml_fns, link_gen_max, "nvmlDeviceGetMaxPcieLinkGeneration", false),
+	DLIB_SYMBOL(struct nvml_fns, link_width_max, "nvmlDeviceGetMaxPcieLinkWidth", false),
+	DLIB_SYMBOL(struct nvml_fns, pcie_throughput, "nvmlDeviceGetPcieThroughput", false),
+	DLIB_SYMBOL(struct nvml_fns, event_set_create, "nvmlEventSetCreate", false),
+	DLIB_SYMBOL(struct nvml_fns, register_events, "nvmlDeviceRegisterEvents", false),
+	DLIB_SYMBOL(struct nvml_fns, event_wait, "nvmlEventSetWait_v2", false),
+	DLIB_SYMBOL(struct nvml_fns, event_set_free, "nvmlEventSetFree", false),
 };
 
 const size_t nvml_nsymbols = sizeof(nvml_symbols) / sizeof(nvml_symbols[0]);

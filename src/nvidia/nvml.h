@@ -25,6 +25,7 @@ enum {
 	NVML_ERROR_NO_PERMISSION = 4,
 	NVML_ERROR_INSUFFICIENT_SIZE = 7,
 	NVML_ERROR_DRIVER_NOT_LOADED = 9,
+	NVML_ERROR_TIMEOUT = 10,
 	NVML_ERROR_LIBRARY_NOT_FOUND = 12,
 	NVML_ERROR_FUNCTION_NOT_FOUND = 13,
 	NVML_ERROR_GPU_IS_LOST = 15,
@@ -46,8 +47,14 @@ enum {
 #define NVML_PSTATE_UNKNOWN 32
 #define NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS 0
 #define NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR 1
+#define NVML_MEMORY_ERROR_TYPE_CORRECTED 0
 #define NVML_MEMORY_ERROR_TYPE_UNCORRECTED 1
 #define NVML_VOLATILE_ECC 0
+#define NVML_CLOCK_SM 1				/* nvmlClockType_t */
+#define NVML_CLOCK_MEM 2
+#define NVML_PCIE_UTIL_TX_BYTES 0		/* nvmlPcieUtilCounter_t: KB/s */
+#define NVML_PCIE_UTIL_RX_BYTES 1
+#define NVML_EVENT_TYPE_XID_CRITICAL_ERROR 0x8ULL	/* nvmlEventTypeXidCriticalError */
 #define NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE 32
 #define NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE 16
 #define NVML_DEVICE_NAME_V2_BUFFER_SIZE 96
@@ -82,6 +89,16 @@ typedef struct nvmlProcessInfo_st {
 	unsigned int gpuInstanceId;
 	unsigned int computeInstanceId;
 } nvmlProcessInfo_t;
+
+typedef struct nvmlEventSet_st *nvmlEventSet_t;	/* opaque */
+
+typedef struct nvmlEventData_st {
+	nvmlDevice_t device;
+	unsigned long long eventType;
+	unsigned long long eventData;	/* the Xid for nvmlEventTypeXidCriticalError (999: unknown Xid) */
+	unsigned int gpuInstanceId;
+	unsigned int computeInstanceId;
+} nvmlEventData_t;
 
 /* The functions we resolve, by their exported (versioned) names. */
 typedef nvmlReturn_t (*nvmlInit_v2_fn)(void);
@@ -121,6 +138,19 @@ typedef nvmlReturn_t (*nvmlDeviceGetCurrentClocksThrottleReasons_fn)(nvmlDevice_
 /* pageCount 0 and addresses NULL asks for the count alone. */
 typedef nvmlReturn_t (*nvmlDeviceGetRetiredPages_fn)(nvmlDevice_t device, int cause, unsigned int *pageCount,
 						      unsigned long long *addresses);
+typedef nvmlReturn_t (*nvmlDeviceGetClockInfo_fn)(nvmlDevice_t device, int type, unsigned int *mhz);
+typedef nvmlReturn_t (*nvmlDeviceGetMaxClockInfo_fn)(nvmlDevice_t device, int type, unsigned int *mhz);
+typedef nvmlReturn_t (*nvmlDeviceGetCurrPcieLinkGeneration_fn)(nvmlDevice_t device, unsigned int *gen);
+typedef nvmlReturn_t (*nvmlDeviceGetCurrPcieLinkWidth_fn)(nvmlDevice_t device, unsigned int *width);
+typedef nvmlReturn_t (*nvmlDeviceGetMaxPcieLinkGeneration_fn)(nvmlDevice_t device, unsigned int *gen);
+typedef nvmlReturn_t (*nvmlDeviceGetMaxPcieLinkWidth_fn)(nvmlDevice_t device, unsigned int *width);
+/* counter: NVML_PCIE_UTIL_*; value in KB/s over NVML's last 20 ms window */
+typedef nvmlReturn_t (*nvmlDeviceGetPcieThroughput_fn)(nvmlDevice_t device, int counter, unsigned int *kbps);
+/* Xid events: a set, the devices registered on it, and a wait with a timeout (0: only what is queued). */
+typedef nvmlReturn_t (*nvmlEventSetCreate_fn)(nvmlEventSet_t *set);
+typedef nvmlReturn_t (*nvmlDeviceRegisterEvents_fn)(nvmlDevice_t device, unsigned long long types, nvmlEventSet_t set);
+typedef nvmlReturn_t (*nvmlEventSetWait_v2_fn)(nvmlEventSet_t set, nvmlEventData_t *data, unsigned int timeoutms);
+typedef nvmlReturn_t (*nvmlEventSetFree_fn)(nvmlEventSet_t set);
 
 /* The entry points, resolved by dlib_open() from nvml_symbols. */
 struct nvml_fns {
@@ -154,6 +184,17 @@ struct nvml_fns {
 	nvmlDeviceGetCurrentClocksEventReasons_fn clock_events;
 	nvmlDeviceGetCurrentClocksThrottleReasons_fn clock_throttle;	/* the same, under the name older drivers export */
 	nvmlDeviceGetRetiredPages_fn retired_pages;
+	nvmlDeviceGetClockInfo_fn clock;
+	nvmlDeviceGetMaxClockInfo_fn clock_max;
+	nvmlDeviceGetCurrPcieLinkGeneration_fn link_gen;
+	nvmlDeviceGetCurrPcieLinkWidth_fn link_width;
+	nvmlDeviceGetMaxPcieLinkGeneration_fn link_gen_max;
+	nvmlDeviceGetMaxPcieLinkWidth_fn link_width_max;
+	nvmlDeviceGetPcieThroughput_fn pcie_throughput;
+	nvmlEventSetCreate_fn event_set_create;
+	nvmlDeviceRegisterEvents_fn register_events;
+	nvmlEventSetWait_v2_fn event_wait;
+	nvmlEventSetFree_fn event_set_free;
 };
 
 extern const struct dlib_symbol nvml_symbols[];

@@ -39,6 +39,9 @@ void nvml_device_unknown(struct nvml_device *d)
 	d->fan_percent = d->pstate = d->temp_slowdown_c = -1;
 	d->clock_events = -1;
 	d->retired_sbe = d->retired_dbe = -1;
+	d->mem_utilization = d->sm_clock_mhz = d->sm_clock_max_mhz = d->mem_clock_mhz = d->mem_clock_max_mhz = -1;
+	d->link_gen = d->link_width = d->link_gen_max = d->link_width_max = -1;
+	d->pcie_tx_kbps = d->pcie_rx_kbps = d->ecc_corrected = -1;
 	for (int i = 0; i < MAX_RT_PROCS; i++)
 		d->procs[i].uid = -1;
 }

@@ -332,6 +332,14 @@ struct nvml_device {
 	int temp_slowdown_c;			/* where the GPU starts slowing itself down */
 	long long clock_events;			/* nvmlClocksEventReason* bits holding clocks down; -1 unknown */
 	int retired_sbe, retired_dbe;		/* pages retired (or pending) for single-/double-bit errors */
+	int mem_utilization;			/* % of the last sample period the memory was read or written */
+	int sm_clock_mhz, sm_clock_max_mhz;	/* now and the most it may run at */
+	int mem_clock_mhz, mem_clock_max_mhz;
+	int link_gen, link_width;		/* the PCIe link now (it drops at idle to save power) */
+	int link_gen_max, link_width_max;	/* the most the GPU and its slot can both do */
+	long long pcie_tx_kbps, pcie_rx_kbps;	/* PCIe throughput over NVML's last 20 ms window */
+	long long ecc_corrected;		/* volatile count since the driver loaded */
+	bool lost;				/* a call answered NVML_ERROR_GPU_IS_LOST: fallen off the bus */
 	int nprocs;
 	int procs_total;			/* when more than MAX_RT_PROCS: how many NVML has, none listed */
 	struct gpu_process {

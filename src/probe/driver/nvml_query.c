@@ -10,84 +10,85 @@
 #include "probe/driver/query.h"
 #include "util/str.h"
 
-
+_Static_assert(sizeof(((struct runtime_facts *)0)->last_call) == NVML_MARK_SIZE, "a mark fits last_call");
 
 /* Call an optional function only if the driver has it; unknown stays -1. */
-#define ASK(rt, fn, label, ...) ((fn) ? (query_mark(rt, label), (fn)(__VA_ARGS__)) : NVML_ERROR_FUNCTION_NOT_FOUND)
+#define ASK(mark, fn, label, ...) \
+	((fn) ? (isolate_mark(mark, NVML_MARK_SIZE, label), (fn)(__VA_ARGS__)) : NVML_ERROR_FUNCTION_NOT_FOUND)
 
-static void query_mig(struct runtime_facts *rt, const struct nvml_fns *n, nvmlDevice_t dev, struct nvml_device *d)
+static void query_mig(char *mark, const struct nvml_fns *n, nvmlDevice_t dev, struct nvml_device *d)
 {
 	unsigned cur, pend, max;
 
-	if (ASK(rt, n->mig_mode, "nvmlDeviceGetMigMode", dev, &cur, &pend) != NVML_SUCCESS)
+	if (ASK(mark, n->mig_mode, "nvmlDeviceGetMigMode", dev, &cur, &pend) != NVML_SUCCESS)
 		return;
 	d->mig_current = (int)cur;
 	d->mig_pending = (int)pend;
-	if (!cur || ASK(rt, n->mig_max, "nvmlDeviceGetMaxMigDeviceCount", dev, &max) != NVML_SUCCESS)
+	if (!cur || ASK(mark, n->mig_max, "nvmlDeviceGetMaxMigDeviceCount", dev, &max) != NVML_SUCCESS)
 		return;
 	d->mig_instances = 0;
 	for (unsigned i = 0; i < max && n->mig_handle; i++) {
 		nvmlDevice_t mig;
 
-		if (ASK(rt, n->mig_handle, "nvmlDeviceGetMigDeviceHandleByIndex", dev, i, &mig) == NVML_SUCCESS)
+		if (ASK(mark, n->mig_handle, "nvmlDeviceGetMigDeviceHandleByIndex", dev, i, &mig) == NVML_SUCCESS)
 			d->mig_instances++;
 	}
 }
 
 /* Retired pages by cause: the count alone (pageCount 0 asks NVML how many there are). */
-static int retired_count(struct runtime_facts *rt, const struct nvml_fns *n, nvmlDevice_t dev, int cause)
+static int retired_count(char *mark, const struct nvml_fns *n, nvmlDevice_t dev, int cause)
 {
 	unsigned count = 0;
-	nvmlReturn_t r = ASK(rt, n->retired_pages, "nvmlDeviceGetRetiredPages", dev, cause, &count, NULL);
+	nvmlReturn_t r = ASK(mark, n->retired_pages, "nvmlDeviceGetRetiredPages", dev, cause, &count, NULL);
 
 	return r == NVML_SUCCESS || r == NVML_ERROR_INSUFFICIENT_SIZE ? (int)count : -1;
 }
 
-static void query_health(struct runtime_facts *rt, const struct nvml_fns *n, nvmlDevice_t dev, struct nvml_device *d)
+static void query_health(char *mark, const struct nvml_fns *n, nvmlDevice_t dev, struct nvml_device *d)
 {
 	unsigned long long ecc;
 	nvmlEnableState_t pending;
 	unsigned corr, unc, rpend, fail;
 
-	if (ASK(rt, n->ecc, "nvmlDeviceGetTotalEccErrors", dev, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
+	if (ASK(mark, n->ecc, "nvmlDeviceGetTotalEccErrors", dev, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
 		NVML_VOLATILE_ECC, &ecc) == NVML_SUCCESS)
 		d->ecc_uncorrected = (long long)ecc;
-	if (ASK(rt, n->retired_pending, "nvmlDeviceGetRetiredPagesPendingStatus", dev, &pending) == NVML_SUCCESS)
+	if (ASK(mark, n->retired_pending, "nvmlDeviceGetRetiredPagesPendingStatus", dev, &pending) == NVML_SUCCESS)
 		d->retired_pending = pending != 0;
-	if (ASK(rt, n->remapped, "nvmlDeviceGetRemappedRows", dev, &corr, &unc, &rpend, &fail) == NVML_SUCCESS) {
+	if (ASK(mark, n->remapped, "nvmlDeviceGetRemappedRows", dev, &corr, &unc, &rpend, &fail) == NVML_SUCCESS) {
 		d->remap_pending = rpend != 0;
 		d->remap_failure = fail != 0;
 	}
-	d->retired_sbe = retired_count(rt, n, dev, NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS);
-	d->retired_dbe = retired_count(rt, n, dev, NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR);
+	d->retired_sbe = retired_count(mark, n, dev, NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS);
+	d->retired_dbe = retired_count(mark, n, dev, NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR);
 }
 
 /* What holds the clocks down, how hot it may run, how hard its fan works. */
-static void query_thermal(struct runtime_facts *rt, const struct nvml_fns *n, nvmlDevice_t dev, struct nvml_device *d)
+static void query_thermal(char *mark, const struct nvml_fns *n, nvmlDevice_t dev, struct nvml_device *d)
 {
 	unsigned long long reasons;
 	unsigned v;
 	int pstate;
 
-	if (ASK(rt, n->clock_events, "nvmlDeviceGetCurrentClocksEventReasons", dev, &reasons) == NVML_SUCCESS ||
+	if (ASK(mark, n->clock_events, "nvmlDeviceGetCurrentClocksEventReasons", dev, &reasons) == NVML_SUCCESS ||
 	    (!n->clock_events &&
-	     ASK(rt, n->clock_throttle, "nvmlDeviceGetCurrentClocksThrottleReasons", dev, &reasons) == NVML_SUCCESS))
+	     ASK(mark, n->clock_throttle, "nvmlDeviceGetCurrentClocksThrottleReasons", dev, &reasons) == NVML_SUCCESS))
 		d->clock_events = (long long)(reasons & 0x7fffffffffffffffULL);
-	if (ASK(rt, n->temp_threshold, "nvmlDeviceGetTemperatureThreshold", dev, NVML_TEMPERATURE_THRESHOLD_SLOWDOWN,
+	if (ASK(mark, n->temp_threshold, "nvmlDeviceGetTemperatureThreshold", dev, NVML_TEMPERATURE_THRESHOLD_SLOWDOWN,
 		&v) == NVML_SUCCESS)
 		d->temp_slowdown_c = (int)v;
-	if (ASK(rt, n->fan, "nvmlDeviceGetFanSpeed", dev, &v) == NVML_SUCCESS)
+	if (ASK(mark, n->fan, "nvmlDeviceGetFanSpeed", dev, &v) == NVML_SUCCESS)
 		d->fan_percent = (int)v;
-	if (ASK(rt, n->pstate, "nvmlDeviceGetPerformanceState", dev, &pstate) == NVML_SUCCESS && pstate >= 0 &&
+	if (ASK(mark, n->pstate, "nvmlDeviceGetPerformanceState", dev, &pstate) == NVML_SUCCESS && pstate >= 0 &&
 	    pstate < NVML_PSTATE_UNKNOWN)
 		d->pstate = pstate;
 }
 
-static void query_processes(struct runtime_facts *rt, const struct nvml_fns *n, nvmlDevice_t dev, struct nvml_device *d)
+static void query_processes(char *mark, const struct nvml_fns *n, nvmlDevice_t dev, struct nvml_device *d)
 {
 	nvmlProcessInfo_t infos[MAX_RT_PROCS];
 	unsigned count = MAX_RT_PROCS;
-	nvmlReturn_t r = ASK(rt, n->processes, "nvmlDeviceGetComputeRunningProcesses_v3", dev, &count, infos);
+	nvmlReturn_t r = ASK(mark, n->processes, "nvmlDeviceGetComputeRunningProcesses_v3", dev, &count, infos);
 
 	if (r == NVML_ERROR_INSUFFICIENT_SIZE && count > MAX_RT_PROCS)
 		d->procs_total = (int)count;	/* too many to list: say how many */
@@ -101,47 +102,94 @@ static void query_processes(struct runtime_facts *rt, const struct nvml_fns *n, 
 	}
 }
 
-static void query_device(struct runtime_facts *rt, const struct nvml_fns *n, nvmlDevice_t dev, struct nvml_device *d)
+/* Clocks now and at most; the PCIe link now, at most, and what crosses it. */
+static void query_clocks_link(char *mark, const struct nvml_fns *n, nvmlDevice_t dev, struct nvml_device *d)
+{
+	unsigned v;
+
+	if (ASK(mark, n->clock, "nvmlDeviceGetClockInfo", dev, NVML_CLOCK_SM, &v) == NVML_SUCCESS)
+		d->sm_clock_mhz = (int)v;
+	if (ASK(mark, n->clock, "nvmlDeviceGetClockInfo", dev, NVML_CLOCK_MEM, &v) == NVML_SUCCESS)
+		d->mem_clock_mhz = (int)v;
+	if (ASK(mark, n->link_gen, "nvmlDeviceGetCurrPcieLinkGeneration", dev, &v) == NVML_SUCCESS)
+		d->link_gen = (int)v;
+	if (ASK(mark, n->link_width, "nvmlDeviceGetCurrPcieLinkWidth", dev, &v) == NVML_SUCCESS)
+		d->link_width = (int)v;
+	if (ASK(mark, n->pcie_throughput, "nvmlDeviceGetPcieThroughput", dev, NVML_PCIE_UTIL_TX_BYTES, &v) == NVML_SUCCESS)
+		d->pcie_tx_kbps = v;
+	if (ASK(mark, n->pcie_throughput, "nvmlDeviceGetPcieThroughput", dev, NVML_PCIE_UTIL_RX_BYTES, &v) == NVML_SUCCESS)
+		d->pcie_rx_kbps = v;
+}
+
+/* See query.h. */
+void nvml_device_identity(char *mark, const struct nvml_fns *n, nvmlDevice_t dev, struct nvml_device *d)
 {
 	nvmlPciInfo_t pci;
-	nvmlMemory_t mem;
-	nvmlUtilization_t util;
 	unsigned v;
-	nvmlEnableState_t on;
-	nvmlComputeMode_t mode;
 	int major, minor;
 
-	ASK(rt, n->name, "nvmlDeviceGetName", dev, d->name, sizeof(d->name));
-	ASK(rt, n->uuid, "nvmlDeviceGetUUID", dev, d->uuid, sizeof(d->uuid));
-	if (ASK(rt, n->pci, "nvmlDeviceGetPciInfo_v3", dev, &pci) == NVML_SUCCESS) {
+	ASK(mark, n->name, "nvmlDeviceGetName", dev, d->name, sizeof(d->name));
+	ASK(mark, n->uuid, "nvmlDeviceGetUUID", dev, d->uuid, sizeof(d->uuid));
+	if (ASK(mark, n->pci, "nvmlDeviceGetPciInfo_v3", dev, &pci) == NVML_SUCCESS) {
 		pci.busId[sizeof(pci.busId) - 1] = '\0';
 		str_copy(d->bus_id, sizeof(d->bus_id), pci.busId);
 		d->pci_device_id = pci.pciDeviceId >> 16;
 	}
-	if (ASK(rt, n->memory, "nvmlDeviceGetMemoryInfo", dev, &mem) == NVML_SUCCESS) {
-		d->mem_total_mib = (long long)(mem.total >> 20);
-		d->mem_used_mib = (long long)(mem.used >> 20);
-	}
-	if (ASK(rt, n->utilization, "nvmlDeviceGetUtilizationRates", dev, &util) == NVML_SUCCESS)
-		d->utilization = (int)util.gpu;
-	if (ASK(rt, n->temperature, "nvmlDeviceGetTemperature", dev, NVML_TEMPERATURE_GPU, &v) == NVML_SUCCESS)
-		d->temperature_c = (int)v;
-	if (ASK(rt, n->power, "nvmlDeviceGetPowerUsage", dev, &v) == NVML_SUCCESS)
-		d->power_w = v / 1000.0;
-	if (ASK(rt, n->power_limit, "nvmlDeviceGetEnforcedPowerLimit", dev, &v) == NVML_SUCCESS)
-		d->power_limit_w = v / 1000.0;
-	if (ASK(rt, n->persistence, "nvmlDeviceGetPersistenceMode", dev, &on) == NVML_SUCCESS)
-		d->persistence = on != 0;
-	if (ASK(rt, n->compute_mode, "nvmlDeviceGetComputeMode", dev, &mode) == NVML_SUCCESS)
-		d->compute_mode = mode;
-	if (ASK(rt, n->cc, "nvmlDeviceGetCudaComputeCapability", dev, &major, &minor) == NVML_SUCCESS) {
+	if (ASK(mark, n->cc, "nvmlDeviceGetCudaComputeCapability", dev, &major, &minor) == NVML_SUCCESS) {
 		d->cc_major = major;
 		d->cc_minor = minor;
 	}
-	query_mig(rt, n, dev, d);
-	query_health(rt, n, dev, d);
-	query_thermal(rt, n, dev, d);
-	query_processes(rt, n, dev, d);
+	if (ASK(mark, n->clock_max, "nvmlDeviceGetMaxClockInfo", dev, NVML_CLOCK_SM, &v) == NVML_SUCCESS)
+		d->sm_clock_max_mhz = (int)v;
+	if (ASK(mark, n->clock_max, "nvmlDeviceGetMaxClockInfo", dev, NVML_CLOCK_MEM, &v) == NVML_SUCCESS)
+		d->mem_clock_max_mhz = (int)v;
+	if (ASK(mark, n->link_gen_max, "nvmlDeviceGetMaxPcieLinkGeneration", dev, &v) == NVML_SUCCESS)
+		d->link_gen_max = (int)v;
+	if (ASK(mark, n->link_width_max, "nvmlDeviceGetMaxPcieLinkWidth", dev, &v) == NVML_SUCCESS)
+		d->link_width_max = (int)v;
+}
+
+/* See query.h. */
+void nvml_device_live(char *mark, const struct nvml_fns *n, nvmlDevice_t dev, struct nvml_device *d)
+{
+	nvmlMemory_t mem;
+	nvmlUtilization_t util;
+	unsigned long long ecc;
+	unsigned v;
+	nvmlEnableState_t on;
+	nvmlComputeMode_t mode;
+	nvmlReturn_t r = ASK(mark, n->memory, "nvmlDeviceGetMemoryInfo", dev, &mem);
+
+	if (r == NVML_ERROR_GPU_IS_LOST) {
+		d->lost = true;	/* every other call would answer the same */
+		return;
+	}
+	if (r == NVML_SUCCESS) {
+		d->mem_total_mib = (long long)(mem.total >> 20);
+		d->mem_used_mib = (long long)(mem.used >> 20);
+	}
+	if (ASK(mark, n->utilization, "nvmlDeviceGetUtilizationRates", dev, &util) == NVML_SUCCESS) {
+		d->utilization = (int)util.gpu;
+		d->mem_utilization = (int)util.memory;
+	}
+	if (ASK(mark, n->temperature, "nvmlDeviceGetTemperature", dev, NVML_TEMPERATURE_GPU, &v) == NVML_SUCCESS)
+		d->temperature_c = (int)v;
+	if (ASK(mark, n->power, "nvmlDeviceGetPowerUsage", dev, &v) == NVML_SUCCESS)
+		d->power_w = v / 1000.0;
+	if (ASK(mark, n->power_limit, "nvmlDeviceGetEnforcedPowerLimit", dev, &v) == NVML_SUCCESS)
+		d->power_limit_w = v / 1000.0;
+	if (ASK(mark, n->persistence, "nvmlDeviceGetPersistenceMode", dev, &on) == NVML_SUCCESS)
+		d->persistence = on != 0;
+	if (ASK(mark, n->compute_mode, "nvmlDeviceGetComputeMode", dev, &mode) == NVML_SUCCESS)
+		d->compute_mode = mode;
+	if (ASK(mark, n->ecc, "nvmlDeviceGetTotalEccErrors", dev, NVML_MEMORY_ERROR_TYPE_CORRECTED, NVML_VOLATILE_ECC,
+		&ecc) == NVML_SUCCESS)
+		d->ecc_corrected = (long long)ecc;
+	query_mig(mark, n, dev, d);
+	query_health(mark, n, dev, d);
+	query_thermal(mark, n, dev, d);
+	query_clocks_link(mark, n, dev, d);
+	query_processes(mark, n, dev, d);
 }
 
 /*
@@ -170,9 +218,9 @@ void query_nvml(struct runtime_facts *rt, const char *file)
 	lib->init_done = true;
 	if (lib->init != NVML_SUCCESS)
 		return;
-	ASK(rt, n.driver_version, "nvmlSystemGetDriverVersion", rt->nvml_driver_version,
+	ASK(rt->last_call, n.driver_version, "nvmlSystemGetDriverVersion", rt->nvml_driver_version,
 	    (unsigned)sizeof(rt->nvml_driver_version));
-	if (ASK(rt, n.cuda_version, "nvmlSystemGetCudaDriverVersion_v2", &cuda) == NVML_SUCCESS)
+	if (ASK(rt->last_call, n.cuda_version, "nvmlSystemGetCudaDriverVersion_v2", &cuda) == NVML_SUCCESS)
 		rt->nvml_cuda_version = cuda;
 	query_mark(rt, "nvmlDeviceGetCount_v2");
 	if (n.count(&count) != NVML_SUCCESS)
@@ -186,7 +234,8 @@ void query_nvml(struct runtime_facts *rt, const char *file)
 		if (n.handle(i, &dev) != NVML_SUCCESS)
 			continue;
 		nvml_device_unknown(d);
-		query_device(rt, &n, dev, d);
+		nvml_device_identity(rt->last_call, &n, dev, d);
+		nvml_device_live(rt->last_call, &n, dev, d);
 		rt->nvml_ndev++;
 	}
 	query_mark(rt, "nvmlShutdown");
