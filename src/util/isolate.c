@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -180,4 +181,160 @@ fail:
 		close(pipefd[1]);
 	munmap(shared, total);
 	return -1;
+}
+
+/* See isolate.h. */
+int isolate_session_open(struct isolate_session *s, size_t size, void (*work)(void *shared, void *arg), void *arg,
+			 struct error *err)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+	s->size = size;
+	s->total = clock_offset(size) + sizeof(struct call_clock);
+	s->work = work;
+	s->arg = arg;
+	s->shared = mmap(NULL, s->total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (s->shared == MAP_FAILED) {
+		s->shared = NULL;
+		return error_errno(err, errno, "cannot share memory with the helper");
+	}
+	return 0;
+}
+
+/* The child: one run of work per request byte, a byte back when done; the socket closing ends it. */
+static _Noreturn void serve(struct isolate_session *s, int fd)
+{
+	int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	char b;
+
+	child_clock = (struct call_clock *)((char *)s->shared + clock_offset(s->size));
+	if (devnull >= 0)
+		dup2(devnull, STDOUT_FILENO);
+	while (read(fd, &b, 1) == 1) {
+		s->work(s->shared, s->arg);
+		child_clock->in_call = 0;
+		if (send(fd, &b, 1, MSG_NOSIGNAL) != 1)
+			break;
+	}
+	_exit(0);
+}
+
+static int session_start(struct isolate_session *s, struct error *err)
+{
+	int sv[2];
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return error_errno(err, errno, "cannot start the helper");
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return error_errno(err, errno, "cannot start the helper");
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		serve(s, sv[1]);
+	}
+	close(sv[1]);
+	s->fd = sv[0];
+	s->pid = (int)pid;
+	return 0;
+}
+
+/* Kill the child (or let it exit, when its socket is closed) and reap it within the grace period. */
+static void session_end_child(struct isolate_session *s, bool kill_it, struct isolate_outcome *out)
+{
+	int status = 0;
+
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+	if (!s->pid)
+		return;
+	if (kill_it)
+		kill(s->pid, SIGKILL);
+	if (!reap_within(s->pid, REAP_GRACE_MS, &status)) {
+		kill(s->pid, SIGKILL);
+		if (!reap_within(s->pid, REAP_GRACE_MS / 4, &status)) {
+			s->stuck_pid = s->pid;
+			if (out) {
+				out->stuck = true;
+				out->state = reap_state(s->pid);
+			}
+		}
+	}
+	if (out && !out->stuck && WIFSIGNALED(status) && !(kill_it && WTERMSIG(status) == SIGKILL)) {
+		out->crashed = true;
+		out->signal = WTERMSIG(status);
+	}
+	s->pid = 0;
+}
+
+/* See isolate.h. */
+int isolate_session_ask(struct isolate_session *s, const struct isolate_limits *limits, struct isolate_outcome *out,
+			struct error *err)
+{
+	struct call_clock *clock = (struct call_clock *)((char *)s->shared + clock_offset(s->size));
+	double start = clock_ms();
+	char b = 1;
+
+	memset(out, 0, sizeof(*out));
+	out->state = '?';
+	if (!s->pid && session_start(s, err) < 0)
+		return -1;
+	out->pid = s->pid;
+	clock->in_call = 0;
+	if (send(s->fd, &b, 1, MSG_NOSIGNAL) != 1) {
+		session_end_child(s, true, out);	/* it died between requests */
+		out->crashed = out->crashed || !out->stuck;
+		out->elapsed_ms = clock_ms() - start;
+		return 0;
+	}
+	for (;;) {
+		struct pollfd p = { .fd = s->fd, .events = POLLIN };
+		double now = clock_ms(), left = start + limits->total_s * 1000.0 - now;
+		int r;
+
+		if (clock->in_call && now - clock->started_ms > limits->call_s * 1000.0) {
+			out->hung = true;
+			break;
+		}
+		if (left <= 0) {
+			out->over_budget = true;
+			break;
+		}
+		r = poll(&p, 1, left < 50 ? (int)left + 1 : 50);	/* the call clock, at least every 50 ms */
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			out->over_budget = true;
+			break;
+		}
+		if (r > 0) {
+			ssize_t n = read(s->fd, &b, 1);
+
+			out->elapsed_ms = clock_ms() - start;
+			if (n == 1)
+				return 0;
+			session_end_child(s, false, out);	/* it died mid-request: a crash, or killed */
+			out->crashed = out->crashed || !out->stuck;
+			return 0;
+		}
+	}
+	out->call_ms = clock->in_call ? clock_ms() - clock->started_ms : 0;
+	session_end_child(s, true, out);
+	out->elapsed_ms = clock_ms() - start;
+	return 0;
+}
+
+/* See isolate.h. */
+void isolate_session_close(struct isolate_session *s)
+{
+	if (!s->shared)
+		return;
+	session_end_child(s, false, NULL);
+	munmap(s->shared, s->total);
+	s->shared = NULL;
 }

@@ -57,4 +57,43 @@ int isolate_run(void *state, size_t size, void (*work)(void *shared, void *arg),
  */
 void isolate_mark(char *field, size_t size, const char *call);
 
+/*
+ * A long-lived helper, for a caller that asks the same thing again and again (a watcher sampling the
+ * driver once a second): one child serves every request, keeping what it loaded and initialised, instead
+ * of a fork per sample. The child runs work(shared, arg) once per request, with the same limits as
+ * isolate_run; arg's memory is the child's own copy from the fork, so the child keeps its state there.
+ * A request that hangs or crashes kills that child; the next request starts a fresh one (which starts
+ * from the parent's arg again). The parent reads the shared block between requests only.
+ */
+struct isolate_session {
+	void *shared;			/* size bytes, then the call clock */
+	size_t size, total;
+	int fd;				/* the parent's end of the socket pair, -1 with no child */
+	int pid;			/* the child serving requests, 0 for none */
+	int stuck_pid;			/* the last child that would not die (asleep in the kernel), 0 for none */
+	void (*work)(void *shared, void *arg);
+	void *arg;
+};
+
+/* Map the shared block (zeroed); no child is started yet. Returns 0, or -1 with err set. */
+int isolate_session_open(struct isolate_session *s, size_t size, void (*work)(void *shared, void *arg), void *arg,
+			 struct error *err);
+
+/*
+ * Have the child run work once, starting a child first if none serves; blocks until it is done or a
+ * limit passes (then the child is killed, and reaped within a grace period or left behind as stuck).
+ * Returns 0 with *out filled (out->pid the child), or -1 with err set when no child could be started.
+ */
+int isolate_session_ask(struct isolate_session *s, const struct isolate_limits *limits, struct isolate_outcome *out,
+			struct error *err);
+
+/* The child's results: valid between requests. */
+static inline void *isolate_session_shared(const struct isolate_session *s)
+{
+	return s->shared;
+}
+
+/* End the child (it exits when its socket closes; killed if it does not within the grace) and unmap. */
+void isolate_session_close(struct isolate_session *s);
+
 #endif
