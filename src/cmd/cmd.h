@@ -54,6 +54,12 @@ struct cmd_options {
 	/* health */
 	bool npd;			/* --npd: node-problem-detector's message limit */
 	bool slurm;			/* --slurm: drain or resume this node through scontrol */
+	/* watch and metrics */
+	double interval_s;		/* -i/--interval: between samples, 0 = default */
+	long count;			/* --count: samples to take, 0 = until stopped */
+	bool plain;			/* --plain: lines even on a terminal */
+	const char *textfile_dir;	/* metrics --textfile DIR */
+	const char *listen;		/* metrics --listen ADDR:PORT */
 	/* operands after the command name */
 	char **args;
 	int nargs;
@@ -74,7 +80,8 @@ struct command {
 	bool markdown;			/* has a Markdown report: takes --format markdown */
 };
 
-extern const struct command cmd_doctor, cmd_info, cmd_explain, cmd_test, cmd_bench, cmd_kb, cmd_fix, cmd_health, cmd_fleet;
+extern const struct command cmd_doctor, cmd_info, cmd_explain, cmd_test, cmd_bench, cmd_kb, cmd_fix, cmd_health, cmd_fleet,
+	cmd_watch;
 
 /* Every command, in --help's order; the first is the default. cmd_count entries (commands.c). */
 extern const struct command *const cmd_all[];
@@ -107,6 +114,8 @@ void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Whether to colour stdout. */
 bool cmd_use_color(const struct cmd_options *opts);
+/* Whether standard output is a pipe whose reader has gone (a watcher piped into `head` stops then). */
+bool cmd_output_closed(void);
 /* Flush stdout; a closed pipe is success, any other write error is not. */
 int cmd_finish_output(int status);
 

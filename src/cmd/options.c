@@ -1,5 +1,6 @@
 #include "cmd/options.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -189,6 +190,32 @@ static int apply(const struct command *cmd, enum cmd_option_id id, const char *v
 	case OPT_SLURM:
 		o->slurm = true;
 		break;
+	case OPT_INTERVAL:
+		if (cmd_parse_seconds(value, &o->interval_s) < 0)
+			return bad_value("--interval", value, "seconds from 0.1 to 3600");
+		break;
+	case OPT_COUNT: {
+		char *end;
+		long n;
+
+		errno = 0;
+		n = strtol(value, &end, 10);
+		if (errno || end == value || *end || n < 1 || n > 100000000L)
+			return bad_value("--count", value, "a number of samples from 1");
+		o->count = n;
+		break;
+	}
+	case OPT_PLAIN:
+		o->plain = true;
+		break;
+	case OPT_TEXTFILE:
+		if (!value[0])
+			return bad_value("--textfile", value, "a directory");
+		o->textfile_dir = value;
+		break;
+	case OPT_LISTEN:
+		o->listen = value;
+		break;
 	}
 	return 0;
 }
@@ -261,6 +288,22 @@ static void not_taken(const struct command *cmd, const struct command *const *al
 	cmd_error("gpudoctor: unknown option '%s'", arg);
 }
 
+/* getopt's answer as an option id: a short letter is the option's that has it, the rest are ids already. */
+static enum cmd_option_id letter_id(const struct command *cmd, int c)
+{
+	if (c >= OPT_FORMAT)
+		return (enum cmd_option_id)c;
+	if (c == 'v')
+		return OPT_VERBOSE;
+	if (c == 'h')
+		return OPT_HELP;
+	for (const struct cmd_option_group *const *g = cmd->groups; *g; g++)
+		for (size_t i = 0; i < (*g)->count; i++)
+			if ((*g)->options[i].letter == c)
+				return (*g)->options[i].id;
+	return (enum cmd_option_id)c;
+}
+
 /*
  * See options.h. Only sets what argv names, so o must hold the defaults already. o->args point into argv,
  * which getopt may reorder. Restarts getopt's scan each call. Options past 63 in all are not recognised.
@@ -281,10 +324,17 @@ int cmd_options_parse(const struct command *cmd, const struct command *const *al
 			strncat(shortopts, &opt->letter, 1);
 	}
 	for (const struct cmd_option_group *const *g = cmd->groups; *g; g++)
-		for (size_t i = 0; i < (*g)->count && n + 1 < sizeof(longopts) / sizeof(longopts[0]); i++)
-			longopts[n++] = (struct option){ (*g)->options[i].name,
-							 (*g)->options[i].value ? required_argument : no_argument, NULL,
-							 (*g)->options[i].id };
+		for (size_t i = 0; i < (*g)->count && n + 1 < sizeof(longopts) / sizeof(longopts[0]); i++) {
+			const struct cmd_option *opt = &(*g)->options[i];
+
+			longopts[n++] = (struct option){ opt->name, opt->value ? required_argument : no_argument, NULL,
+							 opt->id };
+			if (opt->letter && strlen(shortopts) + 3 < sizeof(shortopts)) {
+				strncat(shortopts, &opt->letter, 1);
+				if (opt->value)
+					strcat(shortopts, ":");
+			}
+		}
 	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
 	opterr = 0;
 	optind = 0;	/* glibc: 0 starts a fresh scan */
@@ -303,7 +353,7 @@ int cmd_options_parse(const struct command *cmd, const struct command *const *al
 				  optarg[0] ? " (got the option '" : "", optarg, optarg[0] ? "')" : "");
 			goto usage;
 		}
-		if (apply(cmd, c == 'v' ? OPT_VERBOSE : c == 'h' ? OPT_HELP : (enum cmd_option_id)c, optarg, o) < 0)
+		if (apply(cmd, letter_id(cmd, c), optarg, o) < 0)
 			goto usage;
 		index = 0;
 	}

@@ -126,3 +126,9 @@ int cmd_write_json(FILE *out, json_t *j, int status)
 	json_decref(j);
 	return status;
 }
+
+/* See cmd.h. */
+bool cmd_output_closed(void)
+{
+	return reader_gone(0);
+}

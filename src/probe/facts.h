@@ -635,6 +635,36 @@ struct gres_facts {
 	unsigned long line;		/* its line */
 };
 
+/*
+ * A watcher's view over time (probe/live.h), set only while `watch` or `metrics` samples: what one sample
+ * cannot show, counted over the samples so far. The doctor leaves it off.
+ */
+#define MAX_LIVE_XIDS 16
+
+struct live_gpu {
+	long long ecc_corrected_first;	/* the counts the watch began with; -1 unknown */
+	long long ecc_uncorrected_first;
+	long long ecc_corrected_rise;	/* since the watch began; -1 unknown */
+	long long ecc_uncorrected_rise;
+	int idle_held_samples;		/* consecutive samples at 0 % while a process holds memory */
+	int link_down_samples;		/* consecutive busy samples on a link below its generation or width */
+	int lost_seq;			/* the sample it was first seen lost in, -1 never */
+};
+
+struct live_facts {
+	bool on;
+	long seq;			/* this sample's number, from 0 */
+	double interval_s;		/* between samples */
+	struct live_gpu gpu[MAX_RT_DEVICES];
+	struct live_xid {
+		int gpu;		/* NVML index */
+		long long xid;		/* the code NVML's event carried (999: unknown to it) */
+		long seq;		/* the sample it arrived in */
+	} xid[MAX_LIVE_XIDS];		/* the latest, oldest first */
+	int nxid;
+	long xid_total;			/* every one seen, kept or not */
+};
+
 struct facts {
 	char root[FACT_PATH];		/* "/" when live */
 	struct fact_limit limits[MAX_LIMITS];	/* every bound that left something out says so */
@@ -660,6 +690,7 @@ struct facts {
 	struct kernlog_facts kernlog;
 	struct gres_facts gres;
 	struct python_facts python;
+	struct live_facts watch;	/* while watched: what changed over the samples */
 };
 
 /* Allocate a zeroed model; NULL on allocation failure. */

@@ -44,11 +44,11 @@ static void join_cmdline(const char *raw, size_t len, char *out, size_t outsz)
 }
 
 /* The name of uid as a process already joined knows it, so /etc/passwd is read once per user. */
-static bool known_user(const struct runtime_facts *rt, long long uid, char *out, size_t outsz)
+static bool known_user(const struct nvml_device *devs, int ndev, long long uid, char *out, size_t outsz)
 {
-	for (int i = 0; i < rt->nvml_ndev; i++)
-		for (int k = 0; k < rt->nvml[i].nprocs; k++) {
-			const struct gpu_process *q = &rt->nvml[i].procs[k];
+	for (int i = 0; i < ndev; i++)
+		for (int k = 0; k < devs[i].nprocs; k++) {
+			const struct gpu_process *q = &devs[i].procs[k];
 
 			if (q->seen && q->uid == uid && q->user[0]) {
 				str_copy(out, outsz, q->user);
@@ -58,7 +58,7 @@ static bool known_user(const struct runtime_facts *rt, long long uid, char *out,
 	return false;
 }
 
-static void join_process(const struct runtime_facts *rt, struct gpu_process *p, const struct rootfs *fs)
+static void join_process(const struct nvml_device *devs, int ndev, struct gpu_process *p, const struct rootfs *fs)
 {
 	char path[64], *text = NULL;
 	size_t len = 0;
@@ -68,7 +68,7 @@ static void join_process(const struct runtime_facts *rt, struct gpu_process *p, 
 		return;	/* gone since NVML listed it, or not ours to see */
 	p->uid = status_uid(text);
 	free(text);
-	if (p->uid >= 0 && !known_user(rt, p->uid, p->user, sizeof(p->user)) &&
+	if (p->uid >= 0 && !known_user(devs, ndev, p->uid, p->user, sizeof(p->user)) &&
 	    user_id_name(fs, "/etc/passwd", (unsigned)p->uid, p->user, sizeof(p->user)) < 0)
 		p->user[0] = '\0';
 	p->seen = true;
@@ -80,15 +80,20 @@ static void join_process(const struct runtime_facts *rt, struct gpu_process *p, 
 }
 
 /* See probe.h. */
+bool probe_join_processes(struct nvml_device *devs, int ndev, bool in_container, const struct rootfs *fs)
+{
+	if (in_container)
+		return true;
+	for (int i = 0; i < ndev; i++)
+		for (int k = 0; k < devs[i].nprocs; k++)
+			join_process(devs, ndev, &devs[i].procs[k], fs);
+	return false;
+}
+
+/* See probe.h. */
 void probe_gpu_processes(struct facts *f, const struct probe_ctx *ctx)
 {
 	struct runtime_facts *rt = &f->runtime;
 
-	if (f->container.in_container) {
-		rt->procs_foreign_pids = true;
-		return;
-	}
-	for (int i = 0; i < rt->nvml_ndev; i++)
-		for (int k = 0; k < rt->nvml[i].nprocs; k++)
-			join_process(rt, &rt->nvml[i].procs[k], ctx->fs);
+	rt->procs_foreign_pids = probe_join_processes(rt->nvml, rt->nvml_ndev, f->container.in_container, ctx->fs);
 }

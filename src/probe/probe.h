@@ -58,4 +58,18 @@ void probe_gpu_processes(struct facts *f, const struct probe_ctx *ctx);
  * released inside. */
 void probe_all(struct facts *f, struct probe_ctx *ctx);
 
+/*
+ * The NVML library the driver probe would load, after probe_libs, as this process names it (the soname
+ * live; the file inside the root under --root), into out. Returns NULL, or why there is none to call
+ * (out is then ""): no library, or an image's own library without load_root_libs.
+ */
+const char *probe_nvml_file(const struct facts *f, const struct rootfs *fs, bool load_root_libs, char *out,
+			    size_t outsz);
+
+/*
+ * Join NVML's processes with /proc: the owner and command line of each pid visible here (gpu_procs.c).
+ * Inside a container the pids are the host's and are left alone: returns true then.
+ */
+bool probe_join_processes(struct nvml_device *devs, int ndev, bool in_container, const struct rootfs *fs);
+
 #endif

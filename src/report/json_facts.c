@@ -311,7 +311,8 @@ static const char *compute_mode_name(int m)
 	return m >= 0 && m < 4 ? names[m] : NULL;
 }
 
-static json_t *nvml_device_json(const struct nvml_device *d)
+/* See report.h. */
+json_t *report_nvml_device_json(const struct nvml_device *d)
 {
 	json_t *procs = json_array(), *events = json_null(), *o;
 	char cc[32] = "";
@@ -354,6 +355,18 @@ static json_t *nvml_device_json(const struct nvml_device *d)
 	json_object_set_new(o, "temperature_slowdown_c", int_or_null(d->temp_slowdown_c));
 	json_object_set_new(o, "fan_percent", int_or_null(d->fan_percent));
 	json_object_set_new(o, "pstate", int_or_null(d->pstate));
+	json_object_set_new(o, "memory_utilization", int_or_null(d->mem_utilization));
+	json_object_set_new(o, "clocks", json_pack("{s:o, s:o, s:o, s:o}", "sm_mhz", int_or_null(d->sm_clock_mhz),
+						   "sm_max_mhz", int_or_null(d->sm_clock_max_mhz),
+						   "memory_mhz", int_or_null(d->mem_clock_mhz),
+						   "memory_max_mhz", int_or_null(d->mem_clock_max_mhz)));
+	json_object_set_new(o, "pcie", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "generation", int_or_null(d->link_gen),
+						 "width", int_or_null(d->link_width),
+						 "max_generation", int_or_null(d->link_gen_max),
+						 "max_width", int_or_null(d->link_width_max),
+						 "tx_kbps", int_or_null(d->pcie_tx_kbps), "rx_kbps", int_or_null(d->pcie_rx_kbps)));
+	json_object_set_new(o, "ecc_corrected", int_or_null(d->ecc_corrected));
+	json_object_set_new(o, "lost", json_boolean(d->lost));
 	return o;
 }
 
@@ -375,7 +388,7 @@ static json_t *runtime_json(const struct runtime_facts *rt)
 	json_t *nd = json_array(), *cd = json_array();
 
 	for (int i = 0; i < rt->nvml_ndev; i++)
-		json_array_append_new(nd, nvml_device_json(&rt->nvml[i]));
+		json_array_append_new(nd, report_nvml_device_json(&rt->nvml[i]));
 	for (int i = 0; i < rt->cuda_ndev; i++)
 		json_array_append_new(cd, cuda_device_json(&rt->cuda[i]));
 	return json_pack("{s:o, s:b, s:f, s:f, s:b, s:b, s:b, s:o, s:o, s:{s:o, s:o, s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:o, s:o}}",

@@ -27,6 +27,8 @@ json_t *json_text(const char *s);
 /* New references; NULL only when out of memory. */
 json_t *report_facts_json(const struct facts *facts);
 json_t *report_doctor_json(const struct facts *facts, const struct diagnosis *d);
+/* One NVML device as the facts' runtime.nvml.devices[] show it (watch's gpus[] too). */
+json_t *report_nvml_device_json(const struct nvml_device *d);
 
 /* Write a JSON value, indented, with a trailing newline. */
 int report_json_write(FILE *out, json_t *value);

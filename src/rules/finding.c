@@ -41,10 +41,18 @@ struct finding *findings_add(struct findings *list, enum cause_id cause, enum se
 	f->cause = cause;
 	f->severity = sev;
 	f->stage = cause_get(cause)->stage;
+	f->gpu = -1;
 	va_start(ap, title_fmt);
 	f->title = str_vdupf(title_fmt, ap);
 	va_end(ap);
 	return f;
+}
+
+/* See finding.h. */
+void finding_gpu(struct finding *f, int gpu)
+{
+	if (f)
+		f->gpu = gpu;
 }
 
 /* Overrides the stage findings_add took from the cause registry; NULL f is ignored. */

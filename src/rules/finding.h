@@ -50,6 +50,7 @@ struct finding {
 	enum cause_id cause;
 	enum severity severity;
 	enum stage stage;
+	int gpu;			/* the GPU it is about (NVML's index), -1 when not one GPU's */
 	char *title;
 	char *summary;			/* the verdict's one line when this is the root cause; NULL: the title */
 	char *detail;
@@ -82,6 +83,8 @@ struct finding *findings_add(struct findings *list, enum cause_id cause, enum se
 			     const char *title_fmt, ...) __attribute__((format(printf, 4, 5)));
 /* The finding sits at another stage than its cause's usual one (docs/causes.md says when). */
 void finding_stage(struct finding *f, enum stage stage);
+/* The GPU (NVML index) the finding is about, for per-GPU views (watch, metrics); NULL f is ignored. */
+void finding_gpu(struct finding *f, int gpu);
 void finding_detail(struct finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* What the verdict says when f is the root cause, where its title alone would mislead ("7 of 8 GPUs ready; ..."). */
 void finding_summary(struct finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

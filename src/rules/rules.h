@@ -55,6 +55,7 @@ const char *verdict_name(enum verdict v);
 
 /* The families, each defined in its own file. */
 extern const struct rule_family rules_platform, rules_gpu, rules_driver, rules_libs,
-	rules_toolkit, rules_env, rules_runtime, rules_health, rules_load, rules_torch, rules_cudnn, rules_summary;
+	rules_toolkit, rules_env, rules_runtime, rules_health, rules_load, rules_torch, rules_cudnn, rules_summary,
+	rules_driver_calls, rules_live;
 
 #endif

@@ -284,6 +284,7 @@ static void report_gpu(struct findings *out, const struct facts *facts, const st
 	if (s->nvml >= 0)
 		snprintf(index_opt, sizeof(index_opt), " -i %d", s->nvml);
 	f = findings_add(out, CAUSE_GPU_HARDWARE_FAULT, sev, "%s %s", label, s->why);
+	finding_gpu(f, s->nvml);
 	if (sev == SEV_ERROR)
 		finding_summary(f, "%s", summary);
 	add_evidence(f, facts, s);

@@ -70,6 +70,7 @@ static void check_memory(const struct facts *facts, struct findings *out)
 			continue;
 		f = findings_add(out, CAUSE_GPU_MEMORY_BUSY, SEV_WARNING, "GPU %d's memory is %lld%% used by %s", i,
 				 percent, holders(facts, d));
+		finding_gpu(f, i);
 		finding_detail(f, "Only %lld MiB of %lld MiB are free, so a new PyTorch process on this GPU runs out of "
 			       "memory at its first large allocation (\"CUDA out of memory\"), however small its own "
 			       "model is.", d->mem_total_mib - d->mem_used_mib, d->mem_total_mib);
@@ -101,6 +102,7 @@ static void check_slowdown(const struct facts *facts, struct findings *out)
 		if (!gpu_clock_events_text(d->clock_events, GPU_CLOCKS_SLOWDOWNS & ~GPU_CLOCKS_SW_POWER_CAP, why, sizeof(why)))
 			continue;
 		f = findings_add(out, CAUSE_GPU_SLOWDOWN, SEV_WARNING, "GPU %d slows itself down: %s", i, why);
+		finding_gpu(f, i);
 		if (thermal)
 			finding_detail(f, "The GPU is too hot and lowers its clocks to cool down, so everything on it runs "
 				       "slower (often by half). The cause is cooling: blocked airflow, a failing or "

@@ -322,3 +322,10 @@ static const struct rule runtime_rules[] = {
 };
 
 const struct rule_family rules_runtime = { "runtime", runtime_rules, sizeof(runtime_rules) / sizeof(runtime_rules[0]) };
+
+/* A watcher's driver calls: only whether they hung or crashed (the rest is the doctor's once). */
+static const struct rule calls_rules[] = {
+	{ CAUSE_DRIVER_HUNG, check_hung },
+};
+
+const struct rule_family rules_driver_calls = { "driver calls", calls_rules, sizeof(calls_rules) / sizeof(calls_rules[0]) };

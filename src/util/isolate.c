@@ -282,6 +282,16 @@ int isolate_session_ask(struct isolate_session *s, const struct isolate_limits *
 
 	memset(out, 0, sizeof(*out));
 	out->state = '?';
+	if (s->stuck_pid) {
+		/* a helper asleep in the driver: another would only join it there */
+		if (waitpid(s->stuck_pid, NULL, WNOHANG) == 0) {
+			out->stuck = true;
+			out->pid = s->stuck_pid;
+			out->state = reap_state(s->stuck_pid);
+			return 0;
+		}
+		s->stuck_pid = 0;
+	}
 	if (!s->pid && session_start(s, err) < 0)
 		return -1;
 	out->pid = s->pid;

@@ -83,6 +83,7 @@ int isolate_session_open(struct isolate_session *s, size_t size, void (*work)(vo
  * Have the child run work once, starting a child first if none serves; blocks until it is done or a
  * limit passes (then the child is killed, and reaped within a grace period or left behind as stuck).
  * Returns 0 with *out filled (out->pid the child), or -1 with err set when no child could be started.
+ * While a killed child is still stuck in the kernel no other is started: out->stuck says so at once.
  */
 int isolate_session_ask(struct isolate_session *s, const struct isolate_limits *limits, struct isolate_outcome *out,
 			struct error *err);

@@ -22,19 +22,42 @@
  * in a root is a stand-in that only shows where a library is (a scenario
  * without a fake driver): nothing to call.
  */
-static bool library_file(const struct probe_ctx *ctx, const struct lib_choice *choice, const char *soname,
-			 char *out, size_t outsz)
+static bool chosen_file(const struct rootfs *fs, const struct lib_choice *choice, const char *soname, char *out,
+			size_t outsz)
 {
 	const struct lib_candidate *c = lib_choice_chosen(choice);
 	struct stat st;
 
 	if (!c)
 		return false;
-	if (ctx->fs->live)
+	if (fs->live)
 		return str_copy(out, outsz, soname) == 0;
-	if (rootfs_stat(ctx->fs, c->resolved, &st) < 0 || st.st_size == 0)
+	if (rootfs_stat(fs, c->resolved, &st) < 0 || st.st_size == 0)
 		return false;
-	return rootfs_host_path(ctx->fs, c->resolved, true, out, outsz, NULL) == 0;
+	return rootfs_host_path(fs, c->resolved, true, out, outsz, NULL) == 0;
+}
+
+static bool library_file(const struct probe_ctx *ctx, const struct lib_choice *choice, const char *soname,
+			 char *out, size_t outsz)
+{
+	return chosen_file(ctx->fs, choice, soname, out, outsz);
+}
+
+/* See probe.h. */
+const char *probe_nvml_file(const struct facts *f, const struct rootfs *fs, bool load_root_libs, char *out,
+			    size_t outsz)
+{
+	out[0] = '\0';
+	if (!chosen_file(fs, &f->libs.nvml, "libnvidia-ml.so.1", out, outsz)) {
+		out[0] = '\0';
+		return "no NVIDIA management library (libnvidia-ml.so.1) to call";
+	}
+	if (!fs->live && !load_root_libs) {
+		out[0] = '\0';
+		return "the driver libraries under --root are not loaded (--load-root-libraries trusts the image "
+		       "and calls them)";
+	}
+	return NULL;
 }
 
 /* The machine's name of what was loaded: live, where the loader found it; rooted, the file chosen in the root. */

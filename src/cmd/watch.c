@@ -1,0 +1,212 @@
+/*
+ * watch.c - `gpudoctor watch`: the GPUs sampled every interval from one
+ * long-lived driver helper (probe/live.h), the doctor's GPU rules and the
+ * watcher's own (rules_live.c) run on each sample, shown full-screen on a
+ * terminal, as lines in a pipe, or as one JSON object per line.
+ *
+ * It ends after --count samples, on q, Ctrl-C or SIGTERM, or when the
+ * reader of a pipe goes away; the terminal is always given back.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/machine.h"
+#include "cmd/options.h"
+#include "probe/live.h"
+#include "report/report_watch.h"
+#include "rules/finding_track.h"
+#include "util/clock.h"
+
+#define WATCH_INTERVAL_S 1.0
+#define WATCH_DEADLINE_S 2.0	/* one driver call; a watcher must not freeze for the doctor's 10 s */
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+/* SIGINT and SIGTERM end the loop (no SA_RESTART: a sleep returns at once). */
+static void catch_stops(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* The doctor's one-sample families, then the watcher's; the order is the report's. */
+static const struct rule_family *const watch_families[] = {
+	&rules_driver_calls, &rules_live, &rules_health, &rules_load,
+};
+
+struct watcher {
+	struct machine m;
+	struct facts *facts;
+	struct live_sampler *sampler;
+	struct live_sample *sample;
+	struct finding_track track;
+	double interval_s;
+};
+
+/* Probe the machine's files once (never Python, never the driver: the sampler calls it) and open the sampler. */
+static int watcher_open(struct watcher *w, const struct cmd_options *given)
+{
+	struct cmd_options opts = *given;
+	struct error err;
+	int status;
+
+	memset(w, 0, sizeof(*w));
+	w->interval_s = given->interval_s > 0 ? given->interval_s : WATCH_INTERVAL_S;
+	opts.static_only = true;
+	opts.fast = true;
+	opts.deep = false;
+	opts.python = NULL;
+	if ((status = machine_open(&w->m, &opts)))
+		return status;
+	if (!(w->facts = machine_probe(&w->m, &opts)))
+		return EXIT_INTERNAL;
+	w->sample = malloc(sizeof(*w->sample));
+	w->sampler = w->sample ? live_open(w->facts, &w->m.fs, given->load_root_libraries,
+					   given->timeout_s > 0 ? given->timeout_s : WATCH_DEADLINE_S, &err) : NULL;
+	if (!w->sampler) {
+		cmd_error("gpudoctor: %s", w->sample ? err.msg : "out of memory");
+		return EXIT_INTERNAL;
+	}
+	return 0;
+}
+
+static void watcher_close(struct watcher *w)
+{
+	live_close(w->sampler);
+	free(w->sample);
+	facts_free(w->facts);
+	machine_close(&w->m);
+}
+
+/* One sample through the rules; d is the caller's to release. */
+static void watcher_step(struct watcher *w, struct diagnosis *d)
+{
+	live_sample(w->sampler, w->sample);
+	live_apply(w->facts, w->sample, w->interval_s);
+	rules_run_families(w->facts, watch_families, sizeof(watch_families) / sizeof(watch_families[0]), d);
+	finding_track_update(&w->track, d, w->sample->seq);
+}
+
+/* Sleep until deadline_ms (monotonic) or a signal. */
+static void sleep_until(double deadline_ms)
+{
+	double left = deadline_ms - clock_ms();
+
+	if (left > 0 && !stop_signal)
+		nanosleep(&(struct timespec){ (time_t)(left / 1000), (long)((left - (long)(left / 1000) * 1000) * 1e6) },
+			  NULL);
+}
+
+/* Lines or JSON objects to standard output, escaped for a terminal as every report is. */
+static int emit(const struct cmd_options *opts, const struct watcher *w, const struct diagnosis *d)
+{
+	struct report_opts ro = { cmd_use_color(opts), opts->verbose, 80 };
+	struct cmd_out o;
+	FILE *out = cmd_out_open(&o);
+	int status = EXIT_READY;
+
+	if (!out)
+		return EXIT_INTERNAL;
+	if (opts->format == FORMAT_JSON) {
+		json_t *j = report_watch_json(w->sample, d, &w->track);
+
+		if (!j || json_dumpf(j, out, JSON_COMPACT) < 0)
+			status = EXIT_INTERNAL;
+		fputc('\n', out);
+		json_decref(j);
+	} else {
+		report_watch_lines(out, w->sample, d, &w->track, &ro);
+	}
+	return cmd_out_close(&o, opts, status);
+}
+
+static int run_watch(const struct cmd_options *opts)
+{
+	struct report_opts ro = { cmd_use_color(opts), opts->verbose, 80 };
+	struct watch_tui *ui = NULL;
+	struct watcher w;
+	double start;
+	int status = watcher_open(&w, opts);
+
+	if (status) {
+		watcher_close(&w);
+		return status;
+	}
+	catch_stops();
+	if (opts->format == FORMAT_TEXT && !opts->plain && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
+		ui = watch_tui_open(&ro);
+	start = clock_ms();
+	for (long n = 0; !stop_signal && (opts->count <= 0 || n < opts->count); n++) {
+		struct diagnosis d;
+		double next = start + (double)(n + 1) * w.interval_s * 1000.0;
+
+		watcher_step(&w, &d);
+		if (ui)
+			watch_tui_draw(ui, w.sample, &d, &w.track);
+		else
+			status = emit(opts, &w, &d);
+		diagnosis_release(&d);
+		if (status != EXIT_READY || cmd_output_closed())
+			break;
+		if (opts->count > 0 && n + 1 == opts->count)
+			break;
+		if (ui) {
+			double left;
+
+			while (!stop_signal && (left = next - clock_ms()) > 0)
+				if (!watch_tui_wait(ui, (int)left + 1))
+					stop_signal = SIGINT;
+		} else {
+			sleep_until(next);
+		}
+	}
+	watch_tui_close(ui);
+	watcher_close(&w);
+	return status;
+}
+
+static const struct cmd_option watch_only[] = {
+	{ "interval", 'i', "SECONDS", OPT_INTERVAL, "between samples (default 1)" },
+	{ "count", 0, "N", OPT_COUNT, "stop after N samples (default: until q, Ctrl-C or the end of the pipe)" },
+	{ "plain", 0, NULL, OPT_PLAIN, "lines even on a terminal, instead of the full-screen view" },
+	{ "root", 0, "DIR", OPT_ROOT, "watch the machine whose files are under DIR instead of / (nothing from it "
+	  "is loaded without --load-root-libraries)" },
+	{ "load-root-libraries", 0, NULL, OPT_LOAD_ROOT_LIBS, "under --root, load and call the image's driver "
+	  "libraries (only for an image you trust)" },
+	{ "timeout", 0, "SECONDS", OPT_TIMEOUT, "one driver call's deadline (default 2): a call past it is a "
+	  "finding, and the next sample starts a fresh helper" },
+};
+static CMD_OPTION_GROUP(watch_options, watch_only);
+
+static const struct cmd_option_group *const groups[] = { &watch_options, NULL };
+
+const struct command cmd_watch = {
+	.name = "watch",
+	.run = run_watch,
+	.summary = "the GPUs live: use, memory, heat, clocks, processes, and what is wrong",
+	.usage = "gpudoctor watch [options]",
+	.description = "Samples every GPU once per interval from one long-lived helper process: utilisation, "
+		       "memory, temperature, power, clocks, fan, P-state, slowdown reasons, the PCIe link, ECC "
+		       "counters and the processes on it (with their user and command line). Each sample runs "
+		       "the doctor's GPU checks and the watcher's own: a new Xid, ECC errors rising, a link "
+		       "downtrained under load, a GPU that falls off the bus, a process that holds a GPU but "
+		       "leaves it idle. On a terminal the view is full-screen (q quits, up/down select a GPU, s "
+		       "sorts its processes); piped, one line per GPU per sample; with --json one JSON object "
+		       "per sample and line (schema gpudoctor.watch/1).",
+	.epilogue = "Exit status: 0 when stopped (q, Ctrl-C, --count, a closed pipe), 2 usage\n"
+		    "error, 3 internal error.\n",
+	.groups = groups,
+};
