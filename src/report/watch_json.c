@@ -56,8 +56,9 @@ json_t *report_watch_json(const struct live_sample *s, const struct diagnosis *d
 	for (int i = 0; i < t->ngone; i++)
 		json_array_append_new(cleared, json_pack("{s:s, s:o}", "id", cause_name(t->gone[i].cause), "gpu",
 							 t->gone[i].gpu >= 0 ? json_integer(t->gone[i].gpu) : json_null()));
-	return json_pack("{s:s, s:I, s:s, s:f, s:f, s:o, s:o, s:o, s:s, s:o, s:o}", "schema", WATCH_SCHEMA,
+	return json_pack("{s:s, s:I, s:s, s:f, s:f, s:o, s:o, s:b, s:o, s:s, s:o, s:o}", "schema", WATCH_SCHEMA,
 			 "seq", (json_int_t)s->seq, "time", stamp, "t_s", s->t_s, "cost_ms", s->cost_ms,
-			 "driver", driver_json(s), "gpus", gpus, "xid_events", events, "verdict", verdict_name(d->verdict),
+			 "driver", driver_json(s), "gpus", gpus, "processes_joined", !s->procs_foreign_pids,
+			 "xid_events", events, "verdict", verdict_name(d->verdict),
 			 "findings", findings_json(s, d, t), "cleared", cleared);
 }
