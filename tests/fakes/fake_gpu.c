@@ -355,7 +355,7 @@ static double get_real(json_t *obj, const char *ctx, const char *key)
 	return json_number_value(v);
 }
 
-/* One number of a series: integral when asked, within [min, max]. */
+/* One number of a series, integral when asked: 0, -1 (not such a number), -2 (out of [min, max]). */
 static int series_number(json_t *v, int integral, double min, double max, double *out)
 {
 	double x;
@@ -366,13 +366,26 @@ static int series_number(json_t *v, int integral, double min, double max, double
 	if (integral && x != (double)(long long)x)
 		return -1;
 	if (x < min || x > max)
-		return -1;
+		return -2;
 	*out = x;
 	return 0;
 }
 
+/* Report a bad value of a series: what series_number() said (err), or the shape. */
+static void bad_series(const char *ctx, const char *key, int err, int integral, double min, double max)
+{
+	char what[160];
+
+	if (err == -2)
+		snprintf(what, sizeof(what), "a value is out of range %.0f..%.0f", min, max);
+	else
+		snprintf(what, sizeof(what), "not %s (nor a list of 1 to %d of them, nor a ramp {\"from\": A, "
+			 "\"to\": B, \"samples\": N >= 1})", integral ? "an integer" : "a number", FAKE_SERIES_MAX);
+	BAD(ctx, key, what);
+}
+
 /*
- * A series (docs/fake-gpu.md, "Time"): a number, a list of at most
+ * A series (docs/fake-gpu.md, "Time"): a number, a list of 1 to
  * FAKE_SERIES_MAX numbers, or {"from": A, "to": B, "samples": N}. Missing
  * or bad (reported): FAKE_SERIES_MISSING.
  */
@@ -381,42 +394,39 @@ static void get_series(json_t *obj, const char *ctx, const char *key, int integr
 {
 	static const char *const ramp_keys[] = { "from", "to", "samples", NULL };
 	json_t *v = json_object_get(obj, key), *e;
-	char what[128];
 	size_t i;
+	int err = -1;
 
 	memset(s, 0, sizeof(*s));
 	s->integral = integral;
 	if (!v)
 		return;
-	snprintf(what, sizeof(what), "want %s in %.0f..%.0f, a list of them (at most %d) or a ramp "
-		 "{\"from\", \"to\", \"samples\"}", integral ? "an integer" : "a number", min, max, FAKE_SERIES_MAX);
 	if (json_is_number(v)) {
-		if (series_number(v, integral, min, max, &s->a) < 0) {
-			BAD(ctx, key, what);
-			return;
-		}
-		s->kind = FAKE_SERIES_CONST;
+		err = series_number(v, integral, min, max, &s->a);
+		if (err == 0)
+			s->kind = FAKE_SERIES_CONST;
 	} else if (json_is_array(v)) {
 		size_t n = json_array_size(v);
 
-		if (n < 1 || n > FAKE_SERIES_MAX) {
-			BAD(ctx, key, what);
+		if (n > FAKE_SERIES_MAX) {
+			BAD(ctx, key, "a list of more than 256 values");
 			return;
 		}
-		if (machine.npool + (int)n > FAKE_POOL) {
-			BAD(ctx, key, "more array values in the file than the fake keeps (16384)");
+		if (n >= 1 && machine.npool + (int)n > FAKE_POOL) {
+			BAD(ctx, key, "more list values in the file than the fake keeps (16384)");
 			return;
 		}
+		err = n >= 1 ? 0 : -1;
 		json_array_foreach(v, i, e) {
-			if (series_number(e, integral, min, max, &machine.pool[machine.npool + (int)i]) < 0) {
-				BAD(ctx, key, what);
-				return;
-			}
+			if (err == 0)
+				err = series_number(e, integral, min, max, &machine.pool[machine.npool + (int)i]);
 		}
-		s->off = machine.npool;
-		s->n = (int)n;
-		machine.npool += (int)n;
-		s->kind = FAKE_SERIES_ARRAY;
+		if (err == 0) {
+			s->off = machine.npool;
+			s->n = (int)n;
+			machine.npool += (int)n;
+			s->kind = FAKE_SERIES_ARRAY;
+		}
 	} else if (json_is_object(v)) {
 		json_t *from = json_object_get(v, "from"), *to = json_object_get(v, "to");
 		json_t *samples = json_object_get(v, "samples");
@@ -424,17 +434,19 @@ static void get_series(json_t *obj, const char *ctx, const char *key, int integr
 
 		snprintf(rctx, sizeof(rctx), "%s%s%s", ctx, ctx[0] ? "." : "", key);
 		check_keys(v, rctx, ramp_keys);
-		if (!from || !to || !samples || series_number(from, integral, min, max, &s->a) < 0 ||
-		    series_number(to, integral, min, max, &s->b) < 0 || !json_is_integer(samples) ||
-		    json_integer_value(samples) < 1 || json_integer_value(samples) > INT_MAX) {
-			BAD(ctx, key, what);
-			return;
+		if (from && to && samples && json_is_integer(samples) && json_integer_value(samples) >= 1 &&
+		    json_integer_value(samples) <= INT_MAX) {
+			err = series_number(from, integral, min, max, &s->a);
+			if (err == 0)
+				err = series_number(to, integral, min, max, &s->b);
 		}
-		s->n = (int)json_integer_value(samples);
-		s->kind = FAKE_SERIES_RAMP;
-	} else {
-		BAD(ctx, key, what);
+		if (err == 0) {
+			s->n = (int)json_integer_value(samples);
+			s->kind = FAKE_SERIES_RAMP;
+		}
 	}
+	if (err != 0)
+		bad_series(ctx, key, err, integral, min, max);
 }
 
 int fake_series_has(const struct fake_series *s)

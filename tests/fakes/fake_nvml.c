@@ -45,7 +45,7 @@ static unsigned char xid_done[FAKE_MAX_DEVICES][FAKE_MAX_XID];	/* delivered by n
 struct nvmlEventSet_st {
 	int used;
 	unsigned long long types[FAKE_MAX_DEVICES];
-	long long since[FAKE_MAX_DEVICES];	/* the GPU's sample when it was registered */
+	long long since[FAKE_MAX_DEVICES];	/* the GPU's memory calls when it was registered */
 };
 static struct nvmlEventSet_st event_sets[FAKE_MAX_EVENT_SETS];
 
@@ -890,8 +890,8 @@ nvmlReturn_t nvmlEventSetCreate(nvmlEventSet_t *set)
 	return r;
 }
 
-/* Any event type nvml.h defines (nvmlEventType*: bits 0..10); only the Xid is ever delivered. */
-#define NVML_EVENT_TYPE_ALL 0x7ffULL
+/* nvml.h's nvmlEventTypeAll: every type may be registered; only the Xid is ever delivered. */
+#define NVML_EVENT_TYPE_ALL 0xff9fULL
 
 nvmlReturn_t nvmlDeviceRegisterEvents(nvmlDevice_t device, unsigned long long eventTypes, nvmlEventSet_t set)
 {
@@ -910,7 +910,7 @@ nvmlReturn_t nvmlDeviceRegisterEvents(nvmlDevice_t device, unsigned long long ev
 	es = event_set(set);
 	if (es) {
 		if (!es->types[gpu])
-			es->since[gpu] = k;
+			es->since[gpu] = mem_calls[gpu];	/* the next sample on: later events only */
 		es->types[gpu] |= eventTypes;
 	}
 	pthread_mutex_unlock(&lock);
@@ -918,9 +918,11 @@ nvmlReturn_t nvmlDeviceRegisterEvents(nvmlDevice_t device, unsigned long long ev
 }
 
 /*
- * Never sleeps: the fake has no clock. Delivers the first event, in (sample,
- * device, file) order, that is pending on a device the set records Xids of,
- * happened no earlier than the sample it was registered in, and was not
+ * Never sleeps: the fake has no clock. An Xid "at" K happens at the memory
+ * call that opens sample K (K = 0: at the start); a set records those that
+ * happen after the device was registered on it (nvml.h: "All events that
+ * occurred before this call are not recorded"). Delivers the first recorded
+ * event, in (sample, device, file) order, that has happened and was not
  * delivered before in this process; else NVML_ERROR_TIMEOUT at once.
  */
 nvmlReturn_t nvmlEventSetWait_v2(nvmlEventSet_t set, nvmlEventData_t *data, unsigned int timeoutms)
