@@ -806,7 +806,10 @@ static void load_clock_events(json_t *o, const char *ctx, struct fake_device *d)
 	machine.npool += (int)n;
 }
 
-/* "clocks": {"sm", "mem", "sm_max", "mem_max"} and "pcie": {"gen", "width", "gen_max", "width_max", "tx_kbps", "rx_kbps"}. */
+/*
+ * "clocks": {"sm", "mem", "sm_max", "mem_max"} and
+ * "pcie": {"gen", "width", "gen_max", "width_max", "tx_kbps", "rx_kbps"}.
+ */
 static void load_clocks_pcie(json_t *o, const char *ctx, struct fake_device *d)
 {
 	static const char *const cknown[] = { "sm", "mem", "sm_max", "mem_max", NULL };

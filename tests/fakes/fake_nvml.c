@@ -20,8 +20,8 @@
 #define NVML_ERROR_INVALID_ARGUMENT 2
 #define NVML_ERROR_NOT_FOUND 6
 #define NVML_VALUE_NOT_AVAILABLE_ULL (~0ULL)
-#define NVML_NO_INSTANCE_ID 0xFFFFFFFFu
-#define NVML_CLOCK_COUNT 4	/* nvmlClockType_t: graphics 0, SM 1, memory 2, video 3 */	/* gpuInstanceId / computeInstanceId outside MIG */
+#define NVML_NO_INSTANCE_ID 0xFFFFFFFFu	/* gpuInstanceId / computeInstanceId outside MIG */
+#define NVML_CLOCK_COUNT 4	/* nvmlClockType_t: graphics 0, SM 1, memory 2, video 3 */
 #define PCI_VENDOR_NVIDIA 0x10deu
 #define MIB (1024ULL * 1024ULL)
 
@@ -410,7 +410,9 @@ nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device, nvmlUtilization_
 	if (!fake_series_has(&d->utilization))
 		return NVML_ERROR_NOT_SUPPORTED;
 	utilization->gpu = (unsigned)fake_series_int(&d->utilization, k);
-	utilization->memory = fake_series_has(&d->mem_utilization) ? (unsigned)fake_series_int(&d->mem_utilization, k) : 0;
+	utilization->memory = 0;	/* mem_utilization missing */
+	if (fake_series_has(&d->mem_utilization))
+		utilization->memory = (unsigned)fake_series_int(&d->mem_utilization, k);
 	return NVML_SUCCESS;
 }
 
@@ -562,7 +564,8 @@ nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t device, int errorType, int
 	if (!fake_series_has(&d->ecc_uncorrected) && !fake_series_has(&d->ecc_corrected))
 		return NVML_ERROR_NOT_SUPPORTED;
 	/* one given alone: the other counts 0 */
-	v = fake_series_int(errorType == NVML_MEMORY_ERROR_TYPE_UNCORRECTED ? &d->ecc_uncorrected : &d->ecc_corrected, k);
+	v = errorType == NVML_MEMORY_ERROR_TYPE_UNCORRECTED ? fake_series_int(&d->ecc_uncorrected, k)
+							    : fake_series_int(&d->ecc_corrected, k);
 	*eccCounts = v > 0 ? (unsigned long long)v : 0;
 	return NVML_SUCCESS;
 }
@@ -852,8 +855,8 @@ nvmlReturn_t nvmlDeviceGetPcieThroughput(nvmlDevice_t device, int counter, unsig
 	GPU_ONLY(mig);
 	if (!value || (counter != NVML_PCIE_UTIL_TX_BYTES && counter != NVML_PCIE_UTIL_RX_BYTES))
 		return NVML_ERROR_INVALID_ARGUMENT;
-	return unsigned_field(fake_series_int(counter == NVML_PCIE_UTIL_TX_BYTES ? &d->pcie_tx_kbps : &d->pcie_rx_kbps, k),
-			      value);
+	return unsigned_field(counter == NVML_PCIE_UTIL_TX_BYTES ? fake_series_int(&d->pcie_tx_kbps, k)
+								 : fake_series_int(&d->pcie_rx_kbps, k), value);
 }
 
 /* ---- Xid events ---------------------------------------------------------- */
