@@ -351,15 +351,22 @@ static unsigned long long total_bytes(const struct fake_device *d)
 	return (unsigned long long)(d->memory_mib >= 0 ? d->memory_mib : DEFAULT_MEMORY_MIB) * MIB;
 }
 
-/* Memory other processes use: memory_used_mib, else the processes' sum (as NVML reports it). */
+/*
+ * Memory other processes use: memory_used_mib, else the processes' sum (as NVML reports it).
+ * The compute API has no samples: what NVML reports in sample 0.
+ */
 static unsigned long long used_bytes(const struct fake_device *d)
 {
 	unsigned long long mib = 0;
 
-	if (d->memory_used_mib >= 0)
-		return (unsigned long long)d->memory_used_mib * MIB;
-	for (int i = 0; i < d->nprocs; i++)
-		mib += d->procs[i].used_mib > 0 ? (unsigned long long)d->procs[i].used_mib : 0;
+	if (fake_series_has(&d->memory_used_mib))
+		return (unsigned long long)fake_series_int(&d->memory_used_mib, 0) * MIB;
+	for (int i = 0; i < d->nprocs; i++) {
+		long long used = fake_series_int(&d->procs[i].used_mib, 0);
+
+		if (fake_proc_present(&d->procs[i], 0) && used > 0)
+			mib += (unsigned long long)used;
+	}
 	return mib * MIB;
 }
 

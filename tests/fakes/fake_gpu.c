@@ -222,6 +222,12 @@ static const char *const fake_functions[] = {
 	"nvmlDeviceGetMigMode", "nvmlDeviceGetMaxMigDeviceCount", "nvmlDeviceGetMigDeviceHandleByIndex",
 	"nvmlDeviceGetTotalEccErrors", "nvmlDeviceGetRetiredPagesPendingStatus", "nvmlDeviceGetRemappedRows",
 	"nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetCudaComputeCapability",
+	"nvmlDeviceGetFanSpeed", "nvmlDeviceGetPerformanceState", "nvmlDeviceGetTemperatureThreshold",
+	"nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons",
+	"nvmlDeviceGetRetiredPages", "nvmlDeviceGetClockInfo", "nvmlDeviceGetMaxClockInfo",
+	"nvmlDeviceGetCurrPcieLinkGeneration", "nvmlDeviceGetCurrPcieLinkWidth",
+	"nvmlDeviceGetMaxPcieLinkGeneration", "nvmlDeviceGetMaxPcieLinkWidth", "nvmlDeviceGetPcieThroughput",
+	"nvmlEventSetCreate", "nvmlDeviceRegisterEvents", "nvmlEventSetWait_v2", "nvmlEventSetFree",
 	"cuInit", "cuDriverGetVersion", "cuDeviceGetCount", "cuDeviceGet", "cuDeviceGetName",
 	"cuDeviceGetAttribute", "cuDeviceTotalMem_v2", "cuDeviceGetPCIBusId", "cuGetErrorName",
 	"cuGetErrorString", "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRelease_v2", "cuCtxSetCurrent",
@@ -349,6 +355,137 @@ static double get_real(json_t *obj, const char *ctx, const char *key)
 	return json_number_value(v);
 }
 
+/* One number of a series, integral when asked: 0, -1 (not such a number), -2 (out of [min, max]). */
+static int series_number(json_t *v, int integral, double min, double max, double *out)
+{
+	double x;
+
+	if (!json_is_number(v))
+		return -1;
+	x = json_number_value(v);
+	if (integral && x != (double)(long long)x)
+		return -1;
+	if (x < min || x > max)
+		return -2;
+	*out = x;
+	return 0;
+}
+
+/* Report a bad value of a series: what series_number() said (err), or the shape. */
+static void bad_series(const char *ctx, const char *key, int err, int integral, double min, double max)
+{
+	char what[160];
+
+	if (err == -2)
+		snprintf(what, sizeof(what), "a value is out of range %.0f..%.0f", min, max);
+	else
+		snprintf(what, sizeof(what), "not %s (nor a list of 1 to %d of them, nor a ramp {\"from\": A, "
+			 "\"to\": B, \"samples\": N >= 1})", integral ? "an integer" : "a number", FAKE_SERIES_MAX);
+	BAD(ctx, key, what);
+}
+
+/*
+ * A series (docs/fake-gpu.md, "Time"): a number, a list of 1 to
+ * FAKE_SERIES_MAX numbers, or {"from": A, "to": B, "samples": N}. Missing
+ * or bad (reported): FAKE_SERIES_MISSING.
+ */
+static void get_series(json_t *obj, const char *ctx, const char *key, int integral, double min, double max,
+		       struct fake_series *s)
+{
+	static const char *const ramp_keys[] = { "from", "to", "samples", NULL };
+	json_t *v = json_object_get(obj, key), *e;
+	size_t i;
+	int err = -1;
+
+	memset(s, 0, sizeof(*s));
+	s->integral = integral;
+	if (!v)
+		return;
+	if (json_is_number(v)) {
+		err = series_number(v, integral, min, max, &s->a);
+		if (err == 0)
+			s->kind = FAKE_SERIES_CONST;
+	} else if (json_is_array(v)) {
+		size_t n = json_array_size(v);
+
+		if (n > FAKE_SERIES_MAX) {
+			BAD(ctx, key, "a list of more than 256 values");
+			return;
+		}
+		if (n >= 1 && machine.npool + (int)n > FAKE_POOL) {
+			BAD(ctx, key, "more list values in the file than the fake keeps (16384)");
+			return;
+		}
+		err = n >= 1 ? 0 : -1;
+		json_array_foreach(v, i, e) {
+			if (err == 0)
+				err = series_number(e, integral, min, max, &machine.pool[machine.npool + (int)i]);
+		}
+		if (err == 0) {
+			s->off = machine.npool;
+			s->n = (int)n;
+			machine.npool += (int)n;
+			s->kind = FAKE_SERIES_ARRAY;
+		}
+	} else if (json_is_object(v)) {
+		json_t *from = json_object_get(v, "from"), *to = json_object_get(v, "to");
+		json_t *samples = json_object_get(v, "samples");
+		char rctx[96];
+
+		snprintf(rctx, sizeof(rctx), "%s%s%s", ctx, ctx[0] ? "." : "", key);
+		check_keys(v, rctx, ramp_keys);
+		if (from && to && samples && json_is_integer(samples) && json_integer_value(samples) >= 1 &&
+		    json_integer_value(samples) <= INT_MAX) {
+			err = series_number(from, integral, min, max, &s->a);
+			if (err == 0)
+				err = series_number(to, integral, min, max, &s->b);
+		}
+		if (err == 0) {
+			s->n = (int)json_integer_value(samples);
+			s->kind = FAKE_SERIES_RAMP;
+		}
+	}
+	if (err != 0)
+		bad_series(ctx, key, err, integral, min, max);
+}
+
+int fake_series_has(const struct fake_series *s)
+{
+	return s->kind != FAKE_SERIES_MISSING;
+}
+
+double fake_series_real(const struct fake_series *s, long long k)
+{
+	double x;
+
+	if (k < 0)
+		k = 0;
+	switch (s->kind) {
+	case FAKE_SERIES_CONST:
+		x = s->a;
+		break;
+	case FAKE_SERIES_ARRAY:
+		x = fake_gpu()->pool[s->off + (k < s->n ? k : s->n - 1)];
+		break;
+	case FAKE_SERIES_RAMP:
+		x = s->n <= 1 || k >= s->n - 1 ? s->b : s->a + (s->b - s->a) * (double)k / (double)(s->n - 1);
+		break;
+	default:
+		return -1;
+	}
+	return s->integral ? (double)(long long)(x + 0.5) : x;	/* values are >= 0 */
+}
+
+long long fake_series_int(const struct fake_series *s, long long k)
+{
+	return s->kind == FAKE_SERIES_MISSING ? -1 : (long long)fake_series_real(s, k);
+}
+
+int fake_proc_present(const struct fake_proc *p, long long k)
+{
+	return (p->from < 0 || p->from <= k) && (p->until < 0 || k < p->until);
+}
+
 /* A string that fits buf; 0 when copied, -1 when missing or bad (buf untouched). */
 static int get_str(json_t *obj, const char *ctx, const char *key, char *buf, size_t len)
 {
@@ -454,6 +591,38 @@ static int get_slow(json_t *obj, char names[][FAKE_NAME], int ms[])
 			continue;
 		}
 		ms[n++] = (int)json_integer_value(one);
+	}
+	return n;
+}
+
+/* "hang_at" / "crash_at": {"nvmlDeviceGetUtilizationRates": 3, ...}: from which sample a call fires. */
+static int get_faults_at(json_t *obj, const char *key, char names[][FAKE_NAME], long long at[])
+{
+	json_t *v = json_object_get(obj, key), *one;
+	const char *fn;
+	int n = 0;
+
+	if (!v)
+		return 0;
+	if (!json_is_object(v)) {
+		BAD("", key, "want an object of function names and sample numbers");
+		return 0;
+	}
+	json_object_foreach(v, fn, one) {
+		size_t k = 0;
+
+		if (n >= FAKE_MAX_FAULTS || !json_is_integer(one) || json_integer_value(one) < 0 ||
+		    fake_copy(names[n], FAKE_NAME, fn) < 0) {
+			BAD("", key, "bad entry (want a sample number >= 0, at most 16 functions)");
+			continue;
+		}
+		while (k < NCODES(fake_functions) && strcmp(fake_functions[k], fn) != 0)
+			k++;
+		if (k == NCODES(fake_functions) || strncmp(fn, "nvmlDevice", 10) != 0 ||
+		    strcmp(fn, "nvmlDeviceGetCount_v2") == 0 || strcmp(fn, "nvmlDeviceGetHandleByIndex_v2") == 0)
+			fake_warn("%s: %s: \"%s\" is not a device query of the fakes; it never fires", json_path,
+				  key, fn);
+		at[n++] = json_integer_value(one);
 	}
 	return n;
 }
@@ -571,24 +740,18 @@ static void load_compute(json_t *o, const char *devctx, struct fake_compute *c)
 		c->fake_ms = ms;
 }
 
-/* "clocks_event_reasons": ["sw_thermal_slowdown", ...]: nvml.h's nvmlClocksEventReason* names, lower-cased. */
-static void load_clock_events(json_t *o, const char *ctx, struct fake_device *d)
+/* The bits of a list of nvml.h's nvmlClocksEventReason* names, lower-cased; unknown names reported and skipped. */
+static long long reason_bits(json_t *list, const char *ctx)
 {
 	static const char *const bits[] = {
 		"gpu_idle", "applications_clocks_setting", "sw_power_cap", "hw_slowdown", "sync_boost",
 		"sw_thermal_slowdown", "hw_thermal_slowdown", "hw_power_brake_slowdown", "display_clock_setting",
 	};
-	json_t *v = json_object_get(o, "clocks_event_reasons"), *e;
+	long long mask = 0;
+	json_t *e;
 	size_t i;
 
-	if (!v)
-		return;
-	if (!json_is_array(v)) {
-		BAD(ctx, "clocks_event_reasons", "want a list of reason names");
-		return;
-	}
-	d->clocks_event_reasons = 0;
-	json_array_foreach(v, i, e) {
+	json_array_foreach(list, i, e) {
 		size_t b;
 
 		for (b = 0; b < sizeof(bits) / sizeof(bits[0]); b++)
@@ -597,7 +760,127 @@ static void load_clock_events(json_t *o, const char *ctx, struct fake_device *d)
 		if (b == sizeof(bits) / sizeof(bits[0]))
 			BAD(ctx, "clocks_event_reasons", "unknown reason (want e.g. sw_thermal_slowdown)");
 		else
-			d->clocks_event_reasons |= 1LL << b;
+			mask |= 1LL << b;
+	}
+	return mask;
+}
+
+/*
+ * "clocks_event_reasons": ["sw_thermal_slowdown", ...] (constant), or a list
+ * of such lists, one a sample (the last one holds).
+ */
+static void load_clock_events(json_t *o, const char *ctx, struct fake_device *d)
+{
+	json_t *v = json_object_get(o, "clocks_event_reasons"), *e;
+	struct fake_series *s = &d->clocks_event_reasons;
+	size_t i, n;
+
+	memset(s, 0, sizeof(*s));
+	s->integral = 1;
+	if (!v)
+		return;
+	if (!json_is_array(v)) {
+		BAD(ctx, "clocks_event_reasons", "want a list of reason names, or a list of such lists");
+		return;
+	}
+	n = json_array_size(v);
+	if (n == 0 || !json_is_array(json_array_get(v, 0))) {
+		s->kind = FAKE_SERIES_CONST;
+		s->a = (double)reason_bits(v, ctx);
+		return;
+	}
+	if (n > FAKE_SERIES_MAX || machine.npool + (int)n > FAKE_POOL) {
+		BAD(ctx, "clocks_event_reasons", "too many lists (at most 256, and 16384 array values a file)");
+		return;
+	}
+	json_array_foreach(v, i, e) {
+		if (!json_is_array(e)) {
+			BAD(ctx, "clocks_event_reasons", "a list of lists must hold only lists");
+			return;
+		}
+		machine.pool[machine.npool + (int)i] = (double)reason_bits(e, ctx);
+	}
+	s->kind = FAKE_SERIES_ARRAY;
+	s->off = machine.npool;
+	s->n = (int)n;
+	machine.npool += (int)n;
+}
+
+/*
+ * "clocks": {"sm", "mem", "sm_max", "mem_max"} and
+ * "pcie": {"gen", "width", "gen_max", "width_max", "tx_kbps", "rx_kbps"}.
+ */
+static void load_clocks_pcie(json_t *o, const char *ctx, struct fake_device *d)
+{
+	static const char *const cknown[] = { "sm", "mem", "sm_max", "mem_max", NULL };
+	static const char *const pknown[] = { "gen", "width", "gen_max", "width_max", "tx_kbps", "rx_kbps", NULL };
+	json_t *v = json_object_get(o, "clocks");
+	char sub[64];
+
+	if (v && !json_is_object(v)) {
+		BAD(ctx, "clocks", "want {\"sm\": MHz, \"mem\": MHz, \"sm_max\": MHz, \"mem_max\": MHz}");
+	} else if (v) {
+		snprintf(sub, sizeof(sub), "%s.clocks", ctx);
+		check_keys(v, sub, cknown);
+		get_series(v, sub, "sm", 1, 0, 100000, &d->clock_sm);
+		get_series(v, sub, "mem", 1, 0, 100000, &d->clock_mem);
+		d->clock_sm_max = get_int(v, sub, "sm_max", 0, 100000);
+		d->clock_mem_max = get_int(v, sub, "mem_max", 0, 100000);
+	}
+	v = json_object_get(o, "pcie");
+	if (v && !json_is_object(v)) {
+		BAD(ctx, "pcie", "want {\"gen\": N, \"width\": N, \"gen_max\": N, \"width_max\": N, ...}");
+	} else if (v) {
+		snprintf(sub, sizeof(sub), "%s.pcie", ctx);
+		check_keys(v, sub, pknown);
+		get_series(v, sub, "gen", 1, 1, 32, &d->pcie_gen);
+		get_series(v, sub, "width", 1, 1, 64, &d->pcie_width);
+		d->pcie_gen_max = get_int(v, sub, "gen_max", 1, 32);
+		d->pcie_width_max = get_int(v, sub, "width_max", 1, 64);
+		get_series(v, sub, "tx_kbps", 1, 0, UINT_MAX, &d->pcie_tx_kbps);
+		get_series(v, sub, "rx_kbps", 1, 0, UINT_MAX, &d->pcie_rx_kbps);
+	}
+}
+
+/* "xid": [{"at": K, "xid": N}, ...], kept sorted by at (ties in file order). */
+static void load_xid(json_t *o, const char *ctx, struct fake_device *d)
+{
+	static const char *const known[] = { "at", "xid", NULL };
+	json_t *v = json_object_get(o, "xid"), *e;
+	size_t i;
+
+	if (!v)
+		return;
+	if (!json_is_array(v)) {
+		BAD(ctx, "xid", "want a list of {\"at\": SAMPLE, \"xid\": N}");
+		return;
+	}
+	json_array_foreach(v, i, e) {
+		char ectx[64];
+		long long at, xid;
+		int j;
+
+		snprintf(ectx, sizeof(ectx), "%s.xid[%zu]", ctx, i);
+		if (d->nxid >= FAKE_MAX_XID) {
+			fake_warn("%s: %s: more than %d events; the rest ignored", json_path, ectx, FAKE_MAX_XID);
+			break;
+		}
+		if (!json_is_object(e)) {
+			fake_warn("%s: %s: not an object; ignored", json_path, ectx);
+			continue;
+		}
+		check_keys(e, ectx, known);
+		at = get_int(e, ectx, "at", 0, INT_MAX);
+		xid = get_int(e, ectx, "xid", 0, UINT_MAX);
+		if (at < 0 || xid < 0) {
+			fake_warn("%s: %s: want \"at\" and \"xid\"; ignored", json_path, ectx);
+			continue;
+		}
+		for (j = d->nxid; j > 0 && d->xid[j - 1].at > at; j--)
+			d->xid[j] = d->xid[j - 1];
+		d->xid[j].at = at;
+		d->xid[j].xid = (unsigned long long)xid;
+		d->nxid++;
 	}
 }
 
@@ -609,7 +892,8 @@ static void load_device(json_t *o, int idx, struct fake_device *d)
 		"power_limit_w", "utilization", "persistence_mode", "compute_mode", "mig", "mig_pending",
 		"mig_instances", "ecc_uncorrected", "retired_pages_pending", "row_remap_failure",
 		"row_remap_pending", "processes", "compute", "fan_percent", "pstate", "temperature_slowdown_c",
-		"clocks_event_reasons", "retired_pages", NULL,
+		"clocks_event_reasons", "retired_pages", "mem_utilization", "ecc_corrected", "clocks", "pcie",
+		"lost_at", "xid", NULL,
 	};
 	char ctx[32], buf[FAKE_STR];
 	json_t *v;
@@ -620,15 +904,17 @@ static void load_device(json_t *o, int idx, struct fake_device *d)
 		fake_warn("%s: %s: not an object; a device with no fields", json_path, ctx);
 		o = NULL;
 	}
-	d->pci_device_id = d->memory_mib = d->memory_used_mib = -1;
+	/* memset left every series FAKE_SERIES_MISSING */
+	d->pci_device_id = d->memory_mib = -1;
 	d->sm_count = d->clock_mhz = d->mem_clock_mhz = d->bus_width = -1;
-	d->temperature_c = d->utilization = d->ecc_uncorrected = -1;
 	d->cc_major = d->cc_minor = -1;
-	d->power_w = d->power_limit_w = -1;
+	d->power_limit_w = -1;
 	d->persistence_mode = d->compute_mode = d->mig = d->mig_pending = -1;
 	d->retired_pages_pending = d->row_remap_failure = d->row_remap_pending = -1;
-	d->fan_percent = d->pstate = d->temperature_slowdown_c = d->clocks_event_reasons = -1;
+	d->temperature_slowdown_c = -1;
 	d->retired_sbe = d->retired_dbe = -1;
+	d->clock_sm_max = d->clock_mem_max = d->pcie_gen_max = d->pcie_width_max = -1;
+	d->lost_at = -1;
 	load_compute(NULL, ctx, &d->compute);
 	if (!o)
 		return;
@@ -680,14 +966,15 @@ static void load_device(json_t *o, int idx, struct fake_device *d)
 		BAD(ctx, "cc", "want \"MAJOR.MINOR\", e.g. \"8.6\"");
 	}
 	d->memory_mib = get_int(o, ctx, "memory_mib", 0, 1LL << 30);
-	d->memory_used_mib = get_int(o, ctx, "memory_used_mib", 0, 1LL << 30);
+	get_series(o, ctx, "memory_used_mib", 1, 0, 1 << 30, &d->memory_used_mib);
 	d->sm_count = get_int(o, ctx, "sm_count", 0, INT_MAX);
 	d->clock_mhz = get_int(o, ctx, "clock_mhz", 0, INT_MAX / 1000);
 	d->mem_clock_mhz = get_int(o, ctx, "mem_clock_mhz", 0, INT_MAX / 1000);
 	d->bus_width = get_int(o, ctx, "bus_width", 0, INT_MAX);
-	d->temperature_c = get_int(o, ctx, "temperature_c", 0, 1000);
-	d->utilization = get_int(o, ctx, "utilization", 0, 100);
-	d->power_w = get_real(o, ctx, "power_w");
+	get_series(o, ctx, "temperature_c", 1, 0, 1000, &d->temperature_c);
+	get_series(o, ctx, "utilization", 1, 0, 100, &d->utilization);
+	get_series(o, ctx, "mem_utilization", 1, 0, 100, &d->mem_utilization);
+	get_series(o, ctx, "power_w", 0, 0, 4e6, &d->power_w);
 	d->power_limit_w = get_real(o, ctx, "power_limit_w");
 	d->persistence_mode = get_bool(o, ctx, "persistence_mode");
 	if (get_str(o, ctx, "compute_mode", buf, sizeof(buf)) == 0) {
@@ -714,14 +1001,18 @@ static void load_device(json_t *o, int idx, struct fake_device *d)
 
 		d->mig_instances = n < 0 ? 0 : (int)n;
 	}
-	d->ecc_uncorrected = get_int(o, ctx, "ecc_uncorrected", 0, LLONG_MAX);
+	get_series(o, ctx, "ecc_uncorrected", 1, 0, 1e15, &d->ecc_uncorrected);
+	get_series(o, ctx, "ecc_corrected", 1, 0, 1e15, &d->ecc_corrected);
 	d->retired_pages_pending = get_bool(o, ctx, "retired_pages_pending");
 	d->row_remap_failure = get_bool(o, ctx, "row_remap_failure");
 	d->row_remap_pending = get_bool(o, ctx, "row_remap_pending");
-	d->fan_percent = get_int(o, ctx, "fan_percent", 0, 100);
-	d->pstate = get_int(o, ctx, "pstate", 0, 15);
+	get_series(o, ctx, "fan_percent", 1, 0, 100, &d->fan_percent);
+	get_series(o, ctx, "pstate", 1, 0, 15, &d->pstate);
 	d->temperature_slowdown_c = get_int(o, ctx, "temperature_slowdown_c", 0, 1000);
 	load_clock_events(o, ctx, d);
+	load_clocks_pcie(o, ctx, d);
+	d->lost_at = get_int(o, ctx, "lost_at", 0, INT_MAX);
+	load_xid(o, ctx, d);
 	v = json_object_get(o, "retired_pages");
 	if (v && json_is_object(v)) {
 		d->retired_sbe = get_int(v, ctx, "single_bit", 0, INT_MAX);
@@ -734,7 +1025,7 @@ static void load_device(json_t *o, int idx, struct fake_device *d)
 	if (v && !json_is_array(v)) {
 		BAD(ctx, "processes", "not a list");
 	} else if (v) {
-		static const char *const pknown[] = { "pid", "name", "used_mib", NULL };
+		static const char *const pknown[] = { "pid", "name", "used_mib", "from", "until", NULL };
 		json_t *p;
 		size_t i;
 
@@ -759,7 +1050,9 @@ static void load_device(json_t *o, int idx, struct fake_device *d)
 			fp->pid = pid < 0 ? 0 : (unsigned)pid;
 			fp->name[0] = '\0';
 			get_str(p, pctx, "name", fp->name, sizeof(fp->name));
-			fp->used_mib = get_int(p, pctx, "used_mib", 0, 1LL << 30);
+			get_series(p, pctx, "used_mib", 1, 0, 1 << 30, &fp->used_mib);
+			fp->from = get_int(p, pctx, "from", 0, INT_MAX);
+			fp->until = get_int(p, pctx, "until", 0, INT_MAX);
 			d->nprocs++;
 		}
 	}
@@ -790,7 +1083,7 @@ static void load(void)
 {
 	static const char *const known[] = {
 		"driver_version", "cuda_version", "nvml_init", "cu_init", "install", "hang", "crash", "slow",
-		"devices", NULL,
+		"hang_at", "crash_at", "devices", NULL,
 	};
 	struct fake_gpu *g = &machine;
 	json_error_t err;
@@ -832,6 +1125,8 @@ static void load(void)
 	g->nhang = get_faults(root, "hang", g->hang);
 	g->ncrash = get_faults(root, "crash", g->crash);
 	g->nslow = get_slow(root, g->slow, g->slow_ms);
+	g->nhang_at = get_faults_at(root, "hang_at", g->hang_at, g->hang_at_k);
+	g->ncrash_at = get_faults_at(root, "crash_at", g->crash_at, g->crash_at_k);
 
 	devs = json_object_get(root, "devices");
 	if (devs && !json_is_array(devs)) {
@@ -899,4 +1194,16 @@ void fake_enter(const char *fn)
 	for (int i = 0; i < g->nslow; i++)
 		if (strcmp(g->slow[i], fn) == 0)
 			nanosleep(&(struct timespec){ g->slow_ms[i] / 1000, (long)(g->slow_ms[i] % 1000) * 1000000 }, NULL);
+}
+
+void fake_enter_at(const char *fn, long long k)
+{
+	const struct fake_gpu *g = fake_gpu();
+
+	for (int i = 0; i < g->ncrash_at; i++)
+		if (k >= g->crash_at_k[i] && strcmp(g->crash_at[i], fn) == 0)
+			crash_now(fn);
+	for (int i = 0; i < g->nhang_at; i++)
+		if (k >= g->hang_at_k[i] && strcmp(g->hang_at[i], fn) == 0)
+			hang_now(fn);
 }

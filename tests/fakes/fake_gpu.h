@@ -18,6 +18,9 @@
 #define FAKE_STR 128
 #define FAKE_NAME 64		/* a function or kernel name */
 #define FAKE_LOG 1024		/* compute.jit_log */
+#define FAKE_SERIES_MAX 256	/* values in one array series */
+#define FAKE_POOL 16384		/* values in all array series of the file together */
+#define FAKE_MAX_XID 64		/* "xid" events a device */
 
 /* Everything the fakes define but do not export. */
 #define FAKE_HIDDEN __attribute__((visibility("hidden")))
@@ -30,11 +33,33 @@
  */
 #define FAKE_API(name) FAKE_EXPORT __typeof__(*(name##_fn)0) name
 
+/*
+ * A value that may change from sample to sample (docs/fake-gpu.md, "Time"):
+ * a constant, an array (the last value holds), or a linear ramp. Read it with
+ * fake_series_int() / fake_series_real().
+ */
+enum fake_series_kind { FAKE_SERIES_MISSING, FAKE_SERIES_CONST, FAKE_SERIES_ARRAY, FAKE_SERIES_RAMP };
+
+struct fake_series {
+	enum fake_series_kind kind;
+	int integral;			/* round to whole numbers (every field but power_w) */
+	int n;				/* ARRAY: values; RAMP: samples from a to b (>= 1) */
+	int off;			/* ARRAY: index of the first value in fake_gpu.pool */
+	double a, b;			/* CONST: a; RAMP: from a to b */
+};
+
 /* -1 in an int/long long field below means "missing from gpu.json". */
 struct fake_proc {
 	unsigned pid;
 	char name[FAKE_STR];		/* informational; NVML does not report it */
-	long long used_mib;		/* -1: NVML_VALUE_NOT_AVAILABLE */
+	struct fake_series used_mib;	/* missing: NVML_VALUE_NOT_AVAILABLE */
+	long long from, until;		/* present in samples from <= k < until; -1: unbounded */
+};
+
+/* One "xid" entry: Xid xid becomes pending when the device reaches sample at. */
+struct fake_xid {
+	long long at;
+	unsigned long long xid;
 };
 
 /*
@@ -59,19 +84,29 @@ struct fake_device {
 	unsigned pci_domain, pci_bus, pci_dev, pci_fn;
 	long long pci_device_id;	/* e.g. 0x2204 */
 	int cc_major, cc_minor;		/* both -1 when missing */
-	long long memory_mib, memory_used_mib;
+	long long memory_mib;
+	struct fake_series memory_used_mib;
 	long long sm_count, clock_mhz, mem_clock_mhz, bus_width;
-	long long temperature_c, utilization;
-	double power_w, power_limit_w;	/* < 0 when missing */
+	struct fake_series temperature_c, utilization, mem_utilization;
+	struct fake_series power_w;
+	double power_limit_w;		/* < 0 when missing */
 	int persistence_mode;		/* -1, 0, 1 */
 	int compute_mode;		/* -1 or an NVML_COMPUTEMODE_* value */
 	int mig, mig_pending;		/* -1, 0, 1; mig_pending defaults to mig */
 	int mig_instances;		/* 0..FAKE_MAX_MIG, counts only when mig is 1 */
-	long long ecc_uncorrected;
+	struct fake_series ecc_uncorrected, ecc_corrected;
 	int retired_pages_pending;	/* -1, 0, 1 */
 	int row_remap_failure, row_remap_pending;	/* -1, 0, 1 */
-	long long fan_percent, pstate, temperature_slowdown_c;
-	long long clocks_event_reasons;	/* -1, or the nvmlClocksEventReason* bits named in the list */
+	struct fake_series fan_percent, pstate;
+	long long temperature_slowdown_c;
+	struct fake_series clocks_event_reasons;	/* the nvmlClocksEventReason* bits named in the list(s) */
+	struct fake_series clock_sm, clock_mem;		/* "clocks": {"sm", "mem"} (MHz) */
+	long long clock_sm_max, clock_mem_max;		/* "clocks": {"sm_max", "mem_max"} */
+	struct fake_series pcie_gen, pcie_width, pcie_tx_kbps, pcie_rx_kbps;	/* "pcie" */
+	long long pcie_gen_max, pcie_width_max;
+	long long lost_at;		/* -1, or the first sample in which every call says GPU_IS_LOST */
+	int nxid;
+	struct fake_xid xid[FAKE_MAX_XID];	/* sorted by at (stable) */
 	long long retired_sbe, retired_dbe;	/* "retired_pages": {"single_bit": N, "double_bit": N} */
 	int has_processes;
 	int nprocs;
@@ -91,6 +126,12 @@ struct fake_gpu {
 	int nslow;			/* "slow": functions that take this long each call */
 	char slow[FAKE_MAX_FAULTS][FAKE_NAME];
 	int slow_ms[FAKE_MAX_FAULTS];
+	int nhang_at, ncrash_at;	/* "hang_at" / "crash_at": {FN: first sample} */
+	char hang_at[FAKE_MAX_FAULTS][FAKE_NAME];
+	char crash_at[FAKE_MAX_FAULTS][FAKE_NAME];
+	long long hang_at_k[FAKE_MAX_FAULTS], crash_at_k[FAKE_MAX_FAULTS];
+	int npool;			/* values used in pool */
+	double pool[FAKE_POOL];		/* the values of every array series */
 	int ndev;
 	struct fake_device dev[FAKE_MAX_DEVICES];
 };
@@ -106,6 +147,23 @@ FAKE_HIDDEN const struct fake_gpu *fake_gpu(void);
  * says "crash": FN, and sleeps first if it says "slow": {FN: MS}.
  */
 FAKE_HIDDEN void fake_enter(const char *fn);
+
+/*
+ * Call after fake_enter() in a device query, with the device's sample number
+ * k: never returns if "hang_at" names fn with a sample <= k, dies of SIGSEGV
+ * if "crash_at" does.
+ */
+FAKE_HIDDEN void fake_enter_at(const char *fn, long long k);
+
+/* Whether s was given at all. */
+FAKE_HIDDEN int fake_series_has(const struct fake_series *s);
+
+/* s at sample k (k < 0 counts as 0), rounded when integral; -1 when missing. */
+FAKE_HIDDEN long long fake_series_int(const struct fake_series *s, long long k);
+FAKE_HIDDEN double fake_series_real(const struct fake_series *s, long long k);
+
+/* Is process p running in sample k? */
+FAKE_HIDDEN int fake_proc_present(const struct fake_proc *p, long long k);
 
 /* Name of a result code, NULL if the table has none. */
 FAKE_HIDDEN const char *fake_code_name(enum fake_api api, int code);

@@ -21,6 +21,7 @@
 #define NVML_ERROR_NOT_FOUND 6
 #define NVML_VALUE_NOT_AVAILABLE_ULL (~0ULL)
 #define NVML_NO_INSTANCE_ID 0xFFFFFFFFu	/* gpuInstanceId / computeInstanceId outside MIG */
+#define NVML_CLOCK_COUNT 4	/* nvmlClockType_t: graphics 0, SM 1, memory 2, video 3 */
 #define PCI_VENDOR_NVIDIA 0x10deu
 #define MIB (1024ULL * 1024ULL)
 
@@ -34,6 +35,19 @@ static struct nvmlDevice_st gpu_handles[FAKE_MAX_DEVICES];
 static struct nvmlDevice_st mig_handles[FAKE_MAX_DEVICES][FAKE_MAX_MIG];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int init_count;	/* nvmlInit_v2 minus nvmlShutdown, as NVML counts */
+
+/* Time (docs/fake-gpu.md, "Time"): per process, under lock. */
+static long long mem_calls[FAKE_MAX_DEVICES];	/* nvmlDeviceGetMemoryInfo calls on each GPU */
+static unsigned char xid_done[FAKE_MAX_DEVICES][FAKE_MAX_XID];	/* delivered by nvmlEventSetWait_v2 */
+
+#define FAKE_MAX_EVENT_SETS 8
+/* An event set: which event types of which GPU it records, and from which sample. */
+struct nvmlEventSet_st {
+	int used;
+	unsigned long long types[FAKE_MAX_DEVICES];
+	long long since[FAKE_MAX_DEVICES];	/* the GPU's memory calls when it was registered */
+};
+static struct nvmlEventSet_st event_sets[FAKE_MAX_EVENT_SETS];
 
 FAKE_API(nvmlInit_v2);
 FAKE_API(nvmlShutdown);
@@ -65,6 +79,17 @@ FAKE_API(nvmlDeviceGetTemperatureThreshold);
 FAKE_API(nvmlDeviceGetCurrentClocksEventReasons);
 FAKE_API(nvmlDeviceGetCurrentClocksThrottleReasons);
 FAKE_API(nvmlDeviceGetRetiredPages);
+FAKE_API(nvmlDeviceGetClockInfo);
+FAKE_API(nvmlDeviceGetMaxClockInfo);
+FAKE_API(nvmlDeviceGetCurrPcieLinkGeneration);
+FAKE_API(nvmlDeviceGetCurrPcieLinkWidth);
+FAKE_API(nvmlDeviceGetMaxPcieLinkGeneration);
+FAKE_API(nvmlDeviceGetMaxPcieLinkWidth);
+FAKE_API(nvmlDeviceGetPcieThroughput);
+FAKE_API(nvmlEventSetCreate);
+FAKE_API(nvmlDeviceRegisterEvents);
+FAKE_API(nvmlEventSetWait_v2);
+FAKE_API(nvmlEventSetFree);
 
 /* nvidia/nvml.h has no typedef for it (gpudoctor does not call it); nvml.h's signature. */
 FAKE_EXPORT const char *nvmlErrorString(nvmlReturn_t result);
@@ -110,16 +135,52 @@ static const struct fake_device *device_of(nvmlDevice_t h, int *mig)
 	return NULL;
 }
 
-/* Common prologue of the device queries: initialized, valid handle. */
-#define DEVICE(fn, h, d, mig)                             \
-	do {                                              \
-		fake_enter(fn);                           \
-		if (!initialized())                       \
-			return NVML_ERROR_UNINITIALIZED;  \
-		(d) = device_of((h), &(mig));             \
-		if (!(d))                                 \
-			return NVML_ERROR_INVALID_ARGUMENT; \
+/* A GPU's sample number: memory calls before the current one (under lock). */
+static long long sample_of(int gpu)
+{
+	return mem_calls[gpu] > 0 ? mem_calls[gpu] - 1 : 0;
+}
+
+/*
+ * Where device d stands in time for a call of fn: opens says the call is a
+ * memory query of the GPU itself, which opens the next sample. Sets *k to the
+ * sample the call belongs to, fires "hang_at" / "crash_at", and says
+ * NVML_ERROR_GPU_IS_LOST from "lost_at" on.
+ */
+static nvmlReturn_t device_now(const char *fn, const struct fake_device *d, int opens, long long *k)
+{
+	int gpu = (int)(d - fake_gpu()->dev);
+
+	pthread_mutex_lock(&lock);
+	if (opens)
+		mem_calls[gpu]++;
+	*k = sample_of(gpu);
+	pthread_mutex_unlock(&lock);
+	fake_enter_at(fn, *k);
+	if (d->lost_at >= 0 && *k >= d->lost_at)
+		return NVML_ERROR_GPU_IS_LOST;
+	return NVML_SUCCESS;
+}
+
+/*
+ * Common prologue of the device queries: initialized, valid handle, the
+ * device's sample k (opens: a memory query, which opens the next one on a GPU
+ * handle), faults of that sample, lost device.
+ */
+#define DEVICE_AT(fn, h, d, mig, k, opens)                                              \
+	do {                                                                            \
+		nvmlReturn_t r_;                                                        \
+		fake_enter(fn);                                                         \
+		if (!initialized())                                                     \
+			return NVML_ERROR_UNINITIALIZED;                                \
+		(d) = device_of((h), &(mig));                                           \
+		if (!(d))                                                               \
+			return NVML_ERROR_INVALID_ARGUMENT;                             \
+		r_ = device_now(fn, (d), (opens) && (mig) < 0, &(k));                   \
+		if (r_ != NVML_SUCCESS)                                                 \
+			return r_;                                                      \
 	} while (0)
+#define DEVICE(fn, h, d, mig, k) DEVICE_AT(fn, h, d, mig, k, 0)
 
 /* Queries a MIG device does not answer here. */
 #define GPU_ONLY(mig)                                  \
@@ -217,6 +278,16 @@ nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *dev
 		return NVML_ERROR_UNINITIALIZED;
 	if (!device || index >= (unsigned)fake_gpu()->ndev)
 		return NVML_ERROR_INVALID_ARGUMENT;
+	{
+		const struct fake_device *d = &fake_gpu()->dev[index];
+		long long k;
+
+		pthread_mutex_lock(&lock);
+		k = sample_of((int)index);
+		pthread_mutex_unlock(&lock);
+		if (d->lost_at >= 0 && k >= d->lost_at)
+			return NVML_ERROR_GPU_IS_LOST;	/* still counted by nvmlDeviceGetCount_v2 */
+	}
 	gpu_handles[index].gpu = (int)index;
 	gpu_handles[index].mig = -1;
 	*device = &gpu_handles[index];
@@ -227,9 +298,10 @@ nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned int len
 {
 	const struct fake_device *d;
 	char buf[FAKE_STR + 32];
+	long long k;
 	int mig, mem8;
 
-	DEVICE("nvmlDeviceGetName", device, d, mig);
+	DEVICE("nvmlDeviceGetName", device, d, mig, k);
 	if (!d->name[0])
 		return NVML_ERROR_NOT_SUPPORTED;
 	if (mig < 0)
@@ -249,9 +321,10 @@ nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid, unsigned int len
 	const struct fake_device *d;
 	char buf[FAKE_STR + 8];
 	size_t n;
+	long long k;
 	int mig;
 
-	DEVICE("nvmlDeviceGetUUID", device, d, mig);
+	DEVICE("nvmlDeviceGetUUID", device, d, mig, k);
 	if (!d->uuid[0])
 		return NVML_ERROR_NOT_SUPPORTED;
 	if (mig < 0)
@@ -269,9 +342,10 @@ nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid, unsigned int len
 nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t *pci)
 {
 	const struct fake_device *d;
+	long long k;
 	int mig;
 
-	DEVICE("nvmlDeviceGetPciInfo_v3", device, d, mig);
+	DEVICE("nvmlDeviceGetPciInfo_v3", device, d, mig, k);
 	if (!pci)
 		return NVML_ERROR_INVALID_ARGUMENT;
 	if (!d->has_pci)
@@ -293,9 +367,10 @@ nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *memory)
 {
 	const struct fake_device *d;
 	unsigned long long total, used = 0;
+	long long k;
 	int mig, mem8;
 
-	DEVICE("nvmlDeviceGetMemoryInfo", device, d, mig);
+	DEVICE_AT("nvmlDeviceGetMemoryInfo", device, d, mig, k, 1);
 	if (!memory)
 		return NVML_ERROR_INVALID_ARGUMENT;
 	if (d->memory_mib < 0)
@@ -304,12 +379,15 @@ nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *memory)
 	if (mig >= 0) {
 		mig_slices(d->mig_instances, &mem8);
 		total = (unsigned long long)(d->memory_mib / 8 * mem8) * MIB;
-	} else if (d->memory_used_mib >= 0) {
-		used = (unsigned long long)d->memory_used_mib * MIB;
+	} else if (fake_series_has(&d->memory_used_mib)) {
+		used = (unsigned long long)fake_series_int(&d->memory_used_mib, k) * MIB;
 	} else {
-		for (int i = 0; i < d->nprocs; i++)	/* default: what the processes hold */
-			if (d->procs[i].used_mib > 0)
-				used += (unsigned long long)d->procs[i].used_mib * MIB;
+		for (int i = 0; i < d->nprocs; i++) {	/* default: what the processes of this sample hold */
+			long long p = fake_series_int(&d->procs[i].used_mib, k);
+
+			if (fake_proc_present(&d->procs[i], k) && p > 0)
+				used += (unsigned long long)p * MIB;
+		}
 	}
 	if (used > total)
 		used = total;
@@ -322,31 +400,35 @@ nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *memory)
 nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device, nvmlUtilization_t *utilization)
 {
 	const struct fake_device *d;
+	long long k;
 	int mig;
 
-	DEVICE("nvmlDeviceGetUtilizationRates", device, d, mig);
+	DEVICE("nvmlDeviceGetUtilizationRates", device, d, mig, k);
 	GPU_ONLY(mig);
 	if (!utilization)
 		return NVML_ERROR_INVALID_ARGUMENT;
-	if (d->utilization < 0)
+	if (!fake_series_has(&d->utilization))
 		return NVML_ERROR_NOT_SUPPORTED;
-	utilization->gpu = (unsigned)d->utilization;
-	utilization->memory = 0;
+	utilization->gpu = (unsigned)fake_series_int(&d->utilization, k);
+	utilization->memory = 0;	/* mem_utilization missing */
+	if (fake_series_has(&d->mem_utilization))
+		utilization->memory = (unsigned)fake_series_int(&d->mem_utilization, k);
 	return NVML_SUCCESS;
 }
 
 nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device, int sensor, unsigned int *temp)
 {
 	const struct fake_device *d;
+	long long k;
 	int mig;
 
-	DEVICE("nvmlDeviceGetTemperature", device, d, mig);
+	DEVICE("nvmlDeviceGetTemperature", device, d, mig, k);
 	GPU_ONLY(mig);
 	if (!temp || sensor != NVML_TEMPERATURE_GPU)
 		return NVML_ERROR_INVALID_ARGUMENT;
-	if (d->temperature_c < 0)
+	if (!fake_series_has(&d->temperature_c))
 		return NVML_ERROR_NOT_SUPPORTED;
-	*temp = (unsigned)d->temperature_c;
+	*temp = (unsigned)fake_series_int(&d->temperature_c, k);
 	return NVML_SUCCESS;
 }
 
@@ -363,19 +445,21 @@ static nvmlReturn_t milliwatts(double watts, unsigned int *out)
 nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t device, unsigned int *power)
 {
 	const struct fake_device *d;
+	long long k;
 	int mig;
 
-	DEVICE("nvmlDeviceGetPowerUsage", device, d, mig);
+	DEVICE("nvmlDeviceGetPowerUsage", device, d, mig, k);
 	GPU_ONLY(mig);
-	return milliwatts(d->power_w, power);
+	return milliwatts(fake_series_real(&d->power_w, k), power);
 }
 
 nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t device, unsigned int *limit)
 {
 	const struct fake_device *d;
+	long long k;
 	int mig;
 
-	DEVICE("nvmlDeviceGetEnforcedPowerLimit", device, d, mig);
+	DEVICE("nvmlDeviceGetEnforcedPowerLimit", device, d, mig, k);
 	GPU_ONLY(mig);
 	return milliwatts(d->power_limit_w, limit);
 }
@@ -383,9 +467,10 @@ nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t device, unsigned int *
 nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t device, nvmlEnableState_t *mode)
 {
 	const struct fake_device *d;
+	long long k;
 	int mig;
 
-	DEVICE("nvmlDeviceGetPersistenceMode", device, d, mig);
+	DEVICE("nvmlDeviceGetPersistenceMode", device, d, mig, k);
 	GPU_ONLY(mig);
 	if (!mode)
 		return NVML_ERROR_INVALID_ARGUMENT;
@@ -398,9 +483,10 @@ nvmlReturn_t nvmlDeviceGetPersistenceMode(nvmlDevice_t device, nvmlEnableState_t
 nvmlReturn_t nvmlDeviceGetComputeMode(nvmlDevice_t device, nvmlComputeMode_t *mode)
 {
 	const struct fake_device *d;
+	long long k;
 	int mig;
 
-	DEVICE("nvmlDeviceGetComputeMode", device, d, mig);
+	DEVICE("nvmlDeviceGetComputeMode", device, d, mig, k);
 	GPU_ONLY(mig);
 	if (!mode)
 		return NVML_ERROR_INVALID_ARGUMENT;
@@ -413,9 +499,10 @@ nvmlReturn_t nvmlDeviceGetComputeMode(nvmlDevice_t device, nvmlComputeMode_t *mo
 nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned int *currentMode, unsigned int *pendingMode)
 {
 	const struct fake_device *d;
+	long long k;
 	int mig;
 
-	DEVICE("nvmlDeviceGetMigMode", device, d, mig);
+	DEVICE("nvmlDeviceGetMigMode", device, d, mig, k);
 	GPU_ONLY(mig);
 	if (!currentMode || !pendingMode)
 		return NVML_ERROR_INVALID_ARGUMENT;
@@ -429,9 +516,10 @@ nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned int *currentMode
 nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t device, unsigned int *count)
 {
 	const struct fake_device *d;
+	long long k;
 	int mig;
 
-	DEVICE("nvmlDeviceGetMaxMigDeviceCount", device, d, mig);
+	DEVICE("nvmlDeviceGetMaxMigDeviceCount", device, d, mig, k);
 	GPU_ONLY(mig);
 	if (!count)
 		return NVML_ERROR_INVALID_ARGUMENT;
@@ -444,9 +532,10 @@ nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t device, unsigned int *c
 nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t device, unsigned int index, nvmlDevice_t *migDevice)
 {
 	const struct fake_device *d;
+	long long k;
 	int mig, gpu;
 
-	DEVICE("nvmlDeviceGetMigDeviceHandleByIndex", device, d, mig);
+	DEVICE("nvmlDeviceGetMigDeviceHandleByIndex", device, d, mig, k);
 	if (mig >= 0 || !migDevice)
 		return NVML_ERROR_INVALID_ARGUMENT;
 	if (d->mig < 0)
@@ -464,24 +553,30 @@ nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t device, int errorType, int
 					 unsigned long long *eccCounts)
 {
 	const struct fake_device *d;
+	long long v;
+	long long k;
 	int mig;
 
-	DEVICE("nvmlDeviceGetTotalEccErrors", device, d, mig);
+	DEVICE("nvmlDeviceGetTotalEccErrors", device, d, mig, k);
 	GPU_ONLY(mig);
 	if (!eccCounts || (errorType != 0 && errorType != 1) || (counterType != 0 && counterType != 1))
 		return NVML_ERROR_INVALID_ARGUMENT;
-	if (d->ecc_uncorrected < 0)
+	if (!fake_series_has(&d->ecc_uncorrected) && !fake_series_has(&d->ecc_corrected))
 		return NVML_ERROR_NOT_SUPPORTED;
-	*eccCounts = errorType == NVML_MEMORY_ERROR_TYPE_UNCORRECTED ? (unsigned long long)d->ecc_uncorrected : 0;
+	/* one given alone: the other counts 0 */
+	v = errorType == NVML_MEMORY_ERROR_TYPE_UNCORRECTED ? fake_series_int(&d->ecc_uncorrected, k)
+							    : fake_series_int(&d->ecc_corrected, k);
+	*eccCounts = v > 0 ? (unsigned long long)v : 0;
 	return NVML_SUCCESS;
 }
 
 nvmlReturn_t nvmlDeviceGetRetiredPagesPendingStatus(nvmlDevice_t device, nvmlEnableState_t *isPending)
 {
 	const struct fake_device *d;
+	long long k;
 	int mig;
 
-	DEVICE("nvmlDeviceGetRetiredPagesPendingStatus", device, d, mig);
+	DEVICE("nvmlDeviceGetRetiredPagesPendingStatus", device, d, mig, k);
 	GPU_ONLY(mig);
 	if (!isPending)
 		return NVML_ERROR_INVALID_ARGUMENT;
@@ -495,9 +590,10 @@ nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t device, unsigned int *corrRo
 				       unsigned int *isPending, unsigned int *failureOccurred)
 {
 	const struct fake_device *d;
+	long long k;
 	int mig;
 
-	DEVICE("nvmlDeviceGetRemappedRows", device, d, mig);
+	DEVICE("nvmlDeviceGetRemappedRows", device, d, mig, k);
 	GPU_ONLY(mig);
 	if (!corrRows || !uncRows || !isPending || !failureOccurred)
 		return NVML_ERROR_INVALID_ARGUMENT;
@@ -515,30 +611,37 @@ nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device, unsign
 {
 	const struct fake_device *d;
 	unsigned n;
+	long long k;
 	int mig;
 
-	DEVICE("nvmlDeviceGetComputeRunningProcesses_v3", device, d, mig);
+	DEVICE("nvmlDeviceGetComputeRunningProcesses_v3", device, d, mig, k);
 	GPU_ONLY(mig);
 	if (!infoCount)
 		return NVML_ERROR_INVALID_ARGUMENT;
 	if (!d->has_processes)
 		return NVML_ERROR_NOT_SUPPORTED;
-	n = (unsigned)d->nprocs;
+	n = 0;
+	for (int i = 0; i < d->nprocs; i++)
+		n += (unsigned)fake_proc_present(&d->procs[i], k);
 	if (*infoCount < n) {
 		*infoCount = n;
 		return NVML_ERROR_INSUFFICIENT_SIZE;
 	}
 	if (n && !infos)
 		return NVML_ERROR_INVALID_ARGUMENT;
-	for (unsigned i = 0; i < n; i++) {
+	n = 0;
+	for (int i = 0; i < d->nprocs; i++) {
 		const struct fake_proc *p = &d->procs[i];
+		long long used = fake_series_int(&p->used_mib, k);
 
-		memset(&infos[i], 0, sizeof(infos[i]));
-		infos[i].pid = p->pid;
-		infos[i].usedGpuMemory =
-			p->used_mib >= 0 ? (unsigned long long)p->used_mib * MIB : NVML_VALUE_NOT_AVAILABLE_ULL;
-		infos[i].gpuInstanceId = NVML_NO_INSTANCE_ID;
-		infos[i].computeInstanceId = NVML_NO_INSTANCE_ID;
+		if (!fake_proc_present(p, k))
+			continue;
+		memset(&infos[n], 0, sizeof(infos[n]));
+		infos[n].pid = p->pid;
+		infos[n].usedGpuMemory = used >= 0 ? (unsigned long long)used * MIB : NVML_VALUE_NOT_AVAILABLE_ULL;
+		infos[n].gpuInstanceId = NVML_NO_INSTANCE_ID;
+		infos[n].computeInstanceId = NVML_NO_INSTANCE_ID;
+		n++;
 	}
 	*infoCount = n;
 	return NVML_SUCCESS;
@@ -547,9 +650,10 @@ nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device, unsign
 nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device, int *major, int *minor)
 {
 	const struct fake_device *d;
+	long long k;
 	int mig;
 
-	DEVICE("nvmlDeviceGetCudaComputeCapability", device, d, mig);
+	DEVICE("nvmlDeviceGetCudaComputeCapability", device, d, mig, k);
 	if (!major || !minor)
 		return NVML_ERROR_INVALID_ARGUMENT;
 	if (d->cc_major < 0)
@@ -573,34 +677,37 @@ static nvmlReturn_t unsigned_field(long long v, unsigned int *out)
 nvmlReturn_t nvmlDeviceGetFanSpeed(nvmlDevice_t device, unsigned int *speed)
 {
 	const struct fake_device *d;
+	long long k;
 	int mig;
 
-	DEVICE("nvmlDeviceGetFanSpeed", device, d, mig);
+	DEVICE("nvmlDeviceGetFanSpeed", device, d, mig, k);
 	GPU_ONLY(mig);
-	return unsigned_field(d->fan_percent, speed);
+	return unsigned_field(fake_series_int(&d->fan_percent, k), speed);
 }
 
 nvmlReturn_t nvmlDeviceGetPerformanceState(nvmlDevice_t device, int *pstate)
 {
 	const struct fake_device *d;
+	long long k;
 	int mig;
 
-	DEVICE("nvmlDeviceGetPerformanceState", device, d, mig);
+	DEVICE("nvmlDeviceGetPerformanceState", device, d, mig, k);
 	GPU_ONLY(mig);
 	if (!pstate)
 		return NVML_ERROR_INVALID_ARGUMENT;
-	if (d->pstate < 0)
+	if (!fake_series_has(&d->pstate))
 		return NVML_ERROR_NOT_SUPPORTED;
-	*pstate = (int)d->pstate;
+	*pstate = (int)fake_series_int(&d->pstate, k);
 	return NVML_SUCCESS;
 }
 
 nvmlReturn_t nvmlDeviceGetTemperatureThreshold(nvmlDevice_t device, int threshold, unsigned int *temp)
 {
 	const struct fake_device *d;
+	long long k;
 	int mig;
 
-	DEVICE("nvmlDeviceGetTemperatureThreshold", device, d, mig);
+	DEVICE("nvmlDeviceGetTemperatureThreshold", device, d, mig, k);
 	GPU_ONLY(mig);
 	if (threshold != NVML_TEMPERATURE_THRESHOLD_SLOWDOWN)
 		return temp ? NVML_ERROR_NOT_SUPPORTED : NVML_ERROR_INVALID_ARGUMENT;
@@ -610,15 +717,16 @@ nvmlReturn_t nvmlDeviceGetTemperatureThreshold(nvmlDevice_t device, int threshol
 static nvmlReturn_t clock_reasons(const char *fn, nvmlDevice_t device, unsigned long long *reasons)
 {
 	const struct fake_device *d;
+	long long k;
 	int mig;
 
-	DEVICE(fn, device, d, mig);
+	DEVICE(fn, device, d, mig, k);
 	GPU_ONLY(mig);
 	if (!reasons)
 		return NVML_ERROR_INVALID_ARGUMENT;
-	if (d->clocks_event_reasons < 0)
+	if (!fake_series_has(&d->clocks_event_reasons))
 		return NVML_ERROR_NOT_SUPPORTED;
-	*reasons = (unsigned long long)d->clocks_event_reasons;
+	*reasons = (unsigned long long)fake_series_int(&d->clocks_event_reasons, k);
 	return NVML_SUCCESS;
 }
 
@@ -639,9 +747,10 @@ nvmlReturn_t nvmlDeviceGetRetiredPages(nvmlDevice_t device, int cause, unsigned 
 	const struct fake_device *d;
 	long long n;
 	unsigned have;
+	long long k;
 	int mig;
 
-	DEVICE("nvmlDeviceGetRetiredPages", device, d, mig);
+	DEVICE("nvmlDeviceGetRetiredPages", device, d, mig, k);
 	GPU_ONLY(mig);
 	if (!pageCount || cause < 0 || cause > 1 || (*pageCount > 0 && !addresses))
 		return NVML_ERROR_INVALID_ARGUMENT;
@@ -655,4 +764,230 @@ nvmlReturn_t nvmlDeviceGetRetiredPages(nvmlDevice_t device, int cause, unsigned 
 	for (unsigned i = 0; i < (unsigned)n; i++)
 		addresses[i] = 0;
 	return NVML_SUCCESS;
+}
+
+/* NVML_CLOCK_SM / NVML_CLOCK_MEM; the other domains of nvmlClockType_t (graphics, video) are not modelled. */
+nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t device, int type, unsigned int *clock)
+{
+	const struct fake_device *d;
+	long long k;
+	int mig;
+
+	DEVICE("nvmlDeviceGetClockInfo", device, d, mig, k);
+	GPU_ONLY(mig);
+	if (!clock || type < 0 || type >= NVML_CLOCK_COUNT)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (type == NVML_CLOCK_SM)
+		return unsigned_field(fake_series_int(&d->clock_sm, k), clock);
+	if (type == NVML_CLOCK_MEM)
+		return unsigned_field(fake_series_int(&d->clock_mem, k), clock);
+	return NVML_ERROR_NOT_SUPPORTED;
+}
+
+nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t device, int type, unsigned int *clock)
+{
+	const struct fake_device *d;
+	long long k;
+	int mig;
+
+	DEVICE("nvmlDeviceGetMaxClockInfo", device, d, mig, k);
+	GPU_ONLY(mig);
+	if (!clock || type < 0 || type >= NVML_CLOCK_COUNT)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (type == NVML_CLOCK_SM)
+		return unsigned_field(d->clock_sm_max, clock);
+	if (type == NVML_CLOCK_MEM)
+		return unsigned_field(d->clock_mem_max, clock);
+	return NVML_ERROR_NOT_SUPPORTED;
+}
+
+nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t device, unsigned int *currLinkGen)
+{
+	const struct fake_device *d;
+	long long k;
+	int mig;
+
+	DEVICE("nvmlDeviceGetCurrPcieLinkGeneration", device, d, mig, k);
+	GPU_ONLY(mig);
+	return unsigned_field(fake_series_int(&d->pcie_gen, k), currLinkGen);
+}
+
+nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t device, unsigned int *currLinkWidth)
+{
+	const struct fake_device *d;
+	long long k;
+	int mig;
+
+	DEVICE("nvmlDeviceGetCurrPcieLinkWidth", device, d, mig, k);
+	GPU_ONLY(mig);
+	return unsigned_field(fake_series_int(&d->pcie_width, k), currLinkWidth);
+}
+
+nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t device, unsigned int *maxLinkGen)
+{
+	const struct fake_device *d;
+	long long k;
+	int mig;
+
+	DEVICE("nvmlDeviceGetMaxPcieLinkGeneration", device, d, mig, k);
+	GPU_ONLY(mig);
+	return unsigned_field(d->pcie_gen_max, maxLinkGen);
+}
+
+nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t device, unsigned int *maxLinkWidth)
+{
+	const struct fake_device *d;
+	long long k;
+	int mig;
+
+	DEVICE("nvmlDeviceGetMaxPcieLinkWidth", device, d, mig, k);
+	GPU_ONLY(mig);
+	return unsigned_field(d->pcie_width_max, maxLinkWidth);
+}
+
+nvmlReturn_t nvmlDeviceGetPcieThroughput(nvmlDevice_t device, int counter, unsigned int *value)
+{
+	const struct fake_device *d;
+	long long k;
+	int mig;
+
+	DEVICE("nvmlDeviceGetPcieThroughput", device, d, mig, k);
+	GPU_ONLY(mig);
+	if (!value || (counter != NVML_PCIE_UTIL_TX_BYTES && counter != NVML_PCIE_UTIL_RX_BYTES))
+		return NVML_ERROR_INVALID_ARGUMENT;
+	return unsigned_field(counter == NVML_PCIE_UTIL_TX_BYTES ? fake_series_int(&d->pcie_tx_kbps, k)
+								 : fake_series_int(&d->pcie_rx_kbps, k), value);
+}
+
+/* ---- Xid events ---------------------------------------------------------- */
+
+/* A set from nvmlEventSetCreate that is not freed; NULL when not. */
+static struct nvmlEventSet_st *event_set(nvmlEventSet_t set)
+{
+	for (int i = 0; i < FAKE_MAX_EVENT_SETS; i++)
+		if (set == &event_sets[i] && event_sets[i].used)
+			return set;
+	return NULL;
+}
+
+nvmlReturn_t nvmlEventSetCreate(nvmlEventSet_t *set)
+{
+	nvmlReturn_t r = NVML_ERROR_UNKNOWN;	/* all FAKE_MAX_EVENT_SETS in use */
+
+	fake_enter("nvmlEventSetCreate");
+	if (!initialized())
+		return NVML_ERROR_UNINITIALIZED;
+	if (!set)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < FAKE_MAX_EVENT_SETS; i++) {
+		if (!event_sets[i].used) {
+			memset(&event_sets[i], 0, sizeof(event_sets[i]));
+			event_sets[i].used = 1;
+			*set = &event_sets[i];
+			r = NVML_SUCCESS;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&lock);
+	return r;
+}
+
+/* nvml.h's nvmlEventTypeAll: every type may be registered; only the Xid is ever delivered. */
+#define NVML_EVENT_TYPE_ALL 0xff9fULL
+
+nvmlReturn_t nvmlDeviceRegisterEvents(nvmlDevice_t device, unsigned long long eventTypes, nvmlEventSet_t set)
+{
+	const struct fake_device *d;
+	struct nvmlEventSet_st *es;
+	long long k;
+	int mig, gpu;
+
+	DEVICE("nvmlDeviceRegisterEvents", device, d, mig, k);
+	if (mig >= 0)
+		return NVML_ERROR_NOT_SUPPORTED;	/* nvml.h: no per-instance events */
+	if (!eventTypes || (eventTypes & ~NVML_EVENT_TYPE_ALL))
+		return NVML_ERROR_INVALID_ARGUMENT;
+	gpu = (int)(d - fake_gpu()->dev);
+	pthread_mutex_lock(&lock);
+	es = event_set(set);
+	if (es) {
+		if (!es->types[gpu])
+			es->since[gpu] = mem_calls[gpu];	/* the next sample on: later events only */
+		es->types[gpu] |= eventTypes;
+	}
+	pthread_mutex_unlock(&lock);
+	return es ? NVML_SUCCESS : NVML_ERROR_INVALID_ARGUMENT;
+}
+
+/*
+ * Never sleeps: the fake has no clock. An Xid "at" K happens at the memory
+ * call that opens sample K (K = 0: at the start); a set records those that
+ * happen after the device was registered on it (nvml.h: "All events that
+ * occurred before this call are not recorded"). Delivers the first recorded
+ * event, in (sample, device, file) order, that has happened and was not
+ * delivered before in this process; else NVML_ERROR_TIMEOUT at once.
+ */
+nvmlReturn_t nvmlEventSetWait_v2(nvmlEventSet_t set, nvmlEventData_t *data, unsigned int timeoutms)
+{
+	const struct fake_gpu *g;
+	struct nvmlEventSet_st *es;
+	int best_gpu = -1, best_ev = -1;
+
+	(void)timeoutms;
+	fake_enter("nvmlEventSetWait_v2");
+	if (!initialized())
+		return NVML_ERROR_UNINITIALIZED;
+	if (!data)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	g = fake_gpu();
+	pthread_mutex_lock(&lock);
+	es = event_set(set);
+	for (int i = 0; es && i < g->ndev; i++) {
+		long long k = sample_of(i);
+
+		if (!(es->types[i] & NVML_EVENT_TYPE_XID_CRITICAL_ERROR))
+			continue;
+		for (int j = 0; j < g->dev[i].nxid; j++) {
+			const struct fake_xid *x = &g->dev[i].xid[j];
+
+			if (xid_done[i][j] || x->at < es->since[i])
+				continue;
+			if (x->at <= k && (best_gpu < 0 || x->at < g->dev[best_gpu].xid[best_ev].at)) {
+				best_gpu = i;
+				best_ev = j;
+			}
+			break;	/* sorted by at: the first not delivered decides for this device */
+		}
+	}
+	if (best_gpu >= 0)
+		xid_done[best_gpu][best_ev] = 1;
+	pthread_mutex_unlock(&lock);
+	if (!es)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (best_gpu < 0)
+		return NVML_ERROR_TIMEOUT;
+	gpu_handles[best_gpu].gpu = best_gpu;
+	gpu_handles[best_gpu].mig = -1;
+	data->device = &gpu_handles[best_gpu];
+	data->eventType = NVML_EVENT_TYPE_XID_CRITICAL_ERROR;
+	data->eventData = g->dev[best_gpu].xid[best_ev].xid;
+	data->gpuInstanceId = NVML_NO_INSTANCE_ID;
+	data->computeInstanceId = NVML_NO_INSTANCE_ID;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlEventSetFree(nvmlEventSet_t set)
+{
+	struct nvmlEventSet_st *es;
+
+	fake_enter("nvmlEventSetFree");
+	if (!initialized())
+		return NVML_ERROR_UNINITIALIZED;
+	pthread_mutex_lock(&lock);
+	es = event_set(set);
+	if (es)
+		es->used = 0;
+	pthread_mutex_unlock(&lock);
+	return es ? NVML_SUCCESS : NVML_ERROR_INVALID_ARGUMENT;
 }
