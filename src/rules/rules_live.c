@@ -127,15 +127,15 @@ static void check_ecc_rising(const struct facts *facts, struct findings *out)
 		if (!d || d->lost || g->ecc_corrected_rise <= 0)
 			continue;
 		f = findings_add(out, CAUSE_GPU_ECC_RISING, SEV_WARNING,
-				 "GPU %d's corrected memory errors rose by %lld in %.0f s of watching", i,
-				 g->ecc_corrected_rise, samples_s(w, (int)w->seq));
+				 "GPU %d's corrected memory errors rose by %lld during the watch", i, g->ecc_corrected_rise);
 		finding_gpu(f, i);
 		finding_detail(f, "ECC corrected each of them, so no result was wrong, but memory that keeps producing "
 			       "single-bit errors is wearing out: the driver retires or remaps the worst pages, and "
 			       "corrected errors often come before uncorrectable ones, which end the process that "
 			       "hits them.");
-		finding_evidence(f, "volatile corrected ECC errors", "NVML", "%lld now, %lld when the watch began",
-				 d->ecc_corrected, g->ecc_corrected_first);
+		finding_evidence(f, "volatile corrected ECC errors", "NVML", "%lld now, %lld when the watch began "
+				 "(%ld samples, %.1f s, ago)", d->ecc_corrected, g->ecc_corrected_first, w->seq,
+				 samples_s(w, (int)w->seq));
 		if (d->retired_sbe >= 0)
 			finding_evidence(f, "pages retired for single-bit errors", "NVML", "%d", d->retired_sbe);
 		snprintf(cmd, sizeof(cmd), "nvidia-smi -q -i %d -d ECC,PAGE_RETIREMENT,ROW_REMAPPER", i);
