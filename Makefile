@@ -15,7 +15,7 @@
 #   make deb        the Debian package, built in a copy of the tree (build/deb/)
 #   make clean
 #
-# Run-time dependencies: glibc only. Jansson (libjansson-dev), the
+# Run-time dependencies: glibc and libmicrohttpd (metrics --listen). Jansson (libjansson-dev), the
 # Vectorscan matching runtime (libvectorscan-dev) and PCRE2 (libpcre2-dev)
 # are linked statically from Debian's packages (STATIC=no: as shared
 # libraries); NVIDIA libraries are never linked.
@@ -34,6 +34,9 @@ LDLIBS += $(call static_or,libjansson,-ljansson)
 # explain: signatures compiled at build time (tools/sigdb.c, full Vectorscan),
 # matched at run time (its runtime library only) and read out by PCRE2.
 LDLIBS += $(call static_or,libhs_runtime,-lhs_runtime) $(call static_or,libpcre2-8,-lpcre2-8) -lm
+# metrics --listen: libmicrohttpd (libmicrohttpd-dev), always the shared library:
+# its static archive pulls in GnuTLS and the rest of a TLS stack.
+LDLIBS += -lmicrohttpd -lpthread
 
 # The knowledge tables' folder (a test can point it at another).
 DATA ?= data
