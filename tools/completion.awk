@@ -19,6 +19,7 @@ BEGIN {
 	kind["DIR"] = "dir"
 	kind["PATH"] = "python"	# --python PATH: an interpreter
 	kind["SECONDS"] = "free"; kind["VERSION"] = "free"; kind["SM"] = "free"
+	kind["N"] = "free"; kind["ADDR:PORT"] = "free"
 }
 # A help text made short enough for the one-line descriptions zsh and fish
 # show: up to a ';', then, when still long, before a parenthesis that leaves

@@ -136,7 +136,7 @@ static const struct cmd_option_group *const groups[] = { &watch_options, NULL };
 const struct command cmd_watch = {
 	.name = "watch",
 	.run = run_watch,
-	.summary = "the GPUs live: use, memory, heat, clocks, processes, and what is wrong",
+	.summary = "the GPUs live: use, memory, heat, clocks, processes, what is wrong",
 	.usage = "gpudoctor watch [options]",
 	.description = "Samples every GPU once per interval from one long-lived helper process: utilisation, "
 		       "memory, temperature, power, clocks, fan, P-state, slowdown reasons, the PCIe link, ECC "
