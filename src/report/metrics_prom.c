@@ -44,7 +44,7 @@ static const struct gpu_gauge {
 	{ "gpudoctor_gpu_slowdown_temperature_celsius", "Temperature at which the GPU starts slowing itself down, "
 	  "in degrees Celsius.", F_SLOWDOWN },
 	{ "gpudoctor_gpu_power_watts", "Power drawn by the GPU, in watts.", F_POWER },
-	{ "gpudoctor_gpu_power_limit_watts", "Power management limit of the GPU, in watts.", F_POWER_LIMIT },
+	{ "gpudoctor_gpu_power_limit_watts", "Power limit the driver enforces on the GPU, in watts.", F_POWER_LIMIT },
 	{ "gpudoctor_gpu_sm_clock_hertz", "SM clock now, in hertz.", F_SM_CLOCK },
 	{ "gpudoctor_gpu_sm_clock_max_hertz", "Highest SM clock the GPU may run at, in hertz.", F_SM_CLOCK_MAX },
 	{ "gpudoctor_gpu_memory_clock_hertz", "Memory clock now, in hertz.", F_MEM_CLOCK },
