@@ -144,10 +144,11 @@ fail:
 struct sink {
 	const char *dir;		/* --textfile */
 	struct metrics_http *http;	/* --listen */
+	bool announced;			/* its address said, once the first sample is there to serve */
 };
 
 /* Hand an exposition to the sink; the first failure to write the text file is a usage error (exit 2). */
-static int publish(const struct sink *k, const char *body, size_t len, long n)
+static int publish(struct sink *k, const char *body, size_t len, long n)
 {
 	const char *what;
 	int e;
@@ -155,6 +156,13 @@ static int publish(const struct sink *k, const char *body, size_t len, long n)
 	if (k->http && metrics_http_publish(k->http, body, len) < 0) {
 		cmd_error("gpudoctor: out of memory");
 		return EXIT_INTERNAL;
+	}
+	if (k->http && !k->announced) {
+		char where[80];
+
+		metrics_http_address(k->http, where, sizeof(where));
+		fprintf(stderr, "gpudoctor: serving http://%s/metrics\n", where);
+		k->announced = true;
 	}
 	if (k->dir && (e = textfile_write(k->dir, body, len, &what))) {
 		cmd_error("gpudoctor: --textfile %s: %s: %s", k->dir, what, strerror(e));
@@ -165,7 +173,7 @@ static int publish(const struct sink *k, const char *body, size_t len, long n)
 }
 
 /* Sample every interval into the sink until --count or a signal. */
-static int loop(const struct cmd_options *opts, struct watcher *w, const struct sink *k)
+static int loop(const struct cmd_options *opts, struct watcher *w, struct sink *k)
 {
 	double start = clock_ms();
 
@@ -231,7 +239,7 @@ static int check_textfile_dir(const char *dir)
 
 static int run_metrics(const struct cmd_options *opts)
 {
-	struct sink k = { opts->textfile_dir, NULL };
+	struct sink k = { opts->textfile_dir, NULL, false };
 	struct watcher w;
 	char err[256];
 	int status, usage;
@@ -249,8 +257,6 @@ static int run_metrics(const struct cmd_options *opts)
 	}
 	catch_stops();
 	if (opts->listen) {
-		char where[80];
-
 		mask_stops(SIG_BLOCK);
 		k.http = metrics_http_start(opts->listen, err, sizeof(err), &usage);
 		mask_stops(SIG_UNBLOCK);
@@ -259,8 +265,6 @@ static int run_metrics(const struct cmd_options *opts)
 			watcher_close(&w);
 			return usage ? EXIT_USAGE : EXIT_INTERNAL;
 		}
-		metrics_http_address(k.http, where, sizeof(where));
-		fprintf(stderr, "gpudoctor: serving http://%s/metrics\n", where);
 	}
 	status = loop(opts, &w, &k);
 	metrics_http_stop(k.http);
