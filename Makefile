@@ -15,7 +15,7 @@
 #   make deb        the Debian package, built in a copy of the tree (build/deb/)
 #   make clean
 #
-# Run-time dependencies: glibc only. Jansson (libjansson-dev), the
+# Run-time dependencies: glibc and libmicrohttpd (metrics --listen). Jansson (libjansson-dev), the
 # Vectorscan matching runtime (libvectorscan-dev) and PCRE2 (libpcre2-dev)
 # are linked statically from Debian's packages (STATIC=no: as shared
 # libraries); NVIDIA libraries are never linked.
@@ -34,6 +34,9 @@ LDLIBS += $(call static_or,libjansson,-ljansson)
 # explain: signatures compiled at build time (tools/sigdb.c, full Vectorscan),
 # matched at run time (its runtime library only) and read out by PCRE2.
 LDLIBS += $(call static_or,libhs_runtime,-lhs_runtime) $(call static_or,libpcre2-8,-lpcre2-8) -lm
+# metrics --listen: libmicrohttpd (libmicrohttpd-dev), always the shared library:
+# its static archive pulls in GnuTLS and the rest of a TLS stack.
+LDLIBS += -lmicrohttpd -lpthread
 
 # The knowledge tables' folder (a test can point it at another).
 DATA ?= data
@@ -89,7 +92,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SRC))
 MANPAGES := build/man/gpudoctor.1 build/man/gpudoctor-causes.7
 COMPLETIONS := build/completion/gpudoctor.bash build/completion/_gpudoctor build/completion/gpudoctor.fish
 
-.PHONY: all check check-suites check-binaries stray-ids deps unit scenarios explain-test fleet-test hostile syscalls cli cluster \
+.PHONY: all check check-suites check-binaries stray-ids deps unit scenarios explain-test fleet-test metrics-test hostile syscalls cli cluster \
 	ptx-check smoke bench gpu-check clean fakes fuzz fuzz-build \
 	man completions install uninstall install-test docs-test deb print-version FORCE
 .SECONDARY:
@@ -189,7 +192,8 @@ build/asan/tests/%: tests/unit/%.c $(OBJ_LIB_SAN)
 # one summary block ends it (tools/check-summary), after the output of any suite that failed. V=1 shows
 # every suite's output as it runs. The binaries are built first, once, so suites never build concurrently.
 CHECK_DIR := build/check
-CHECK_SUITES := build stray-ids unit fakes-test scenarios explain-test fix-test fleet-test hostile syscalls cli cluster ptx-check \
+CHECK_SUITES := build stray-ids unit fakes-test scenarios explain-test fix-test fleet-test metrics-test hostile syscalls cli cluster \
+	ptx-check \
 	docs-test install-test smoke
 
 check: deps
@@ -233,6 +237,11 @@ fix-test: $(BIN_SAN)
 fleet-test: $(BIN_SAN)
 	tests/fleet/run $(BIN_SAN)
 
+# metrics: the Prometheus exposition of scenario machines (promtool check metrics when installed), values
+# against gpu.json, --textfile's atomic replacement, --listen over HTTP (curl).
+metrics-test: $(BIN_SAN) $(FAKES)
+	tests/metrics $(BIN_SAN)
+
 # Images built to hurt gpudoctor: long roots, libraries with constructors, races, escapes.
 hostile: $(BIN_SAN) $(FAKES)
 	tests/hostile/run $(BIN_SAN)
@@ -258,11 +267,18 @@ ptx-check:
 smoke: $(BIN_SAN)
 	tests/smoke-real-machine $(BIN_SAN)
 
-bench: $(BIN)
+bench: $(BIN) build/bench/test_metrics
 	bench/doctor-vs-collect-env.sh
 	bench/static-torch-install.sh
 	bench/explain.sh
 	bench/fleet.sh
+	bench/metrics.sh
+
+# The exposition's render time, measured by the unit test built without the sanitizers.
+build/bench/test_metrics: tests/unit/test_metrics.c $(OBJ_LIB)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Wno-missing-prototypes -o $@ $< $(OBJ_LIB) $(LDLIBS) -lcmocka
 
 # On a machine with an NVIDIA GPU: gpudoctor's readings against nvidia-smi's.
 gpu-check: $(BIN)

@@ -81,7 +81,7 @@ struct command {
 };
 
 extern const struct command cmd_doctor, cmd_info, cmd_explain, cmd_test, cmd_bench, cmd_kb, cmd_fix, cmd_health, cmd_fleet,
-	cmd_watch;
+	cmd_watch, cmd_metrics;
 
 /* Every command, in --help's order; the first is the default. cmd_count entries (commands.c). */
 extern const struct command *const cmd_all[];

@@ -8,7 +8,7 @@
 
 const struct command *const cmd_all[] = {
 	&cmd_doctor, &cmd_info, &cmd_fix, &cmd_explain, &cmd_test, &cmd_bench, &cmd_kb, &cmd_health, &cmd_fleet,
-	&cmd_watch,
+	&cmd_watch, &cmd_metrics,
 };
 
 const size_t cmd_count = sizeof(cmd_all) / sizeof(cmd_all[0]);

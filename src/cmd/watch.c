@@ -1,8 +1,9 @@
 /*
  * watch.c - `gpudoctor watch`: the GPUs sampled every interval from one
  * long-lived driver helper (probe/live.h), the doctor's GPU rules and the
- * watcher's own (rules_live.c) run on each sample, shown full-screen on a
- * terminal, as lines in a pipe, or as one JSON object per line.
+ * watcher's own (rules_live.c) run on each sample (cmd/watcher.h), shown
+ * full-screen on a terminal, as lines in a pipe, or as one JSON object per
+ * line.
  *
  * It ends after --count samples, on q, Ctrl-C or SIGTERM, or when the
  * reader of a pipe goes away; the terminal is always given back.
@@ -14,15 +15,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd/machine.h"
 #include "cmd/options.h"
-#include "probe/live.h"
+#include "cmd/watcher.h"
 #include "report/report_watch.h"
-#include "rules/finding_track.h"
 #include "util/clock.h"
 
 #define WATCH_INTERVAL_S 1.0
-#define WATCH_DEADLINE_S 2.0	/* one driver call; a watcher must not freeze for the doctor's 10 s */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -40,64 +38,6 @@ static void catch_stops(void)
 	sa.sa_handler = on_stop;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-}
-
-/* The doctor's one-sample families, then the watcher's; the order is the report's. */
-static const struct rule_family *const watch_families[] = {
-	&rules_driver_calls, &rules_live, &rules_health, &rules_load,
-};
-
-struct watcher {
-	struct machine m;
-	struct facts *facts;
-	struct live_sampler *sampler;
-	struct live_sample *sample;
-	struct finding_track track;
-	double interval_s;
-};
-
-/* Probe the machine's files once (never Python, never the driver: the sampler calls it) and open the sampler. */
-static int watcher_open(struct watcher *w, const struct cmd_options *given)
-{
-	struct cmd_options opts = *given;
-	struct error err;
-	int status;
-
-	memset(w, 0, sizeof(*w));
-	w->interval_s = given->interval_s > 0 ? given->interval_s : WATCH_INTERVAL_S;
-	opts.static_only = true;
-	opts.fast = true;
-	opts.deep = false;
-	opts.python = NULL;
-	if ((status = machine_open(&w->m, &opts)))
-		return status;
-	if (!(w->facts = machine_probe(&w->m, &opts)))
-		return EXIT_INTERNAL;
-	w->sample = malloc(sizeof(*w->sample));
-	w->sampler = w->sample ? live_open(w->facts, &w->m.fs, given->load_root_libraries,
-					   given->timeout_s > 0 ? given->timeout_s : WATCH_DEADLINE_S, &err) : NULL;
-	if (!w->sampler) {
-		cmd_error("gpudoctor: %s", w->sample ? err.msg : "out of memory");
-		return EXIT_INTERNAL;
-	}
-	return 0;
-}
-
-static void watcher_close(struct watcher *w)
-{
-	live_close(w->sampler);
-	free(w->sample);
-	facts_free(w->facts);
-	machine_close(&w->m);
-}
-
-/* One sample through the rules; d is the caller's to release. */
-static void watcher_step(struct watcher *w, struct diagnosis *d)
-{
-	live_sample(w->sampler, w->sample);
-	live_apply(w->facts, w->sample, w->interval_s);
-	rules_run_families(w->facts, watch_families, sizeof(watch_families) / sizeof(watch_families[0]), d);
-	finding_track_update(&w->track, d, w->sample->seq);
 }
 
 /* Sleep until deadline_ms (monotonic) or a signal. */
@@ -139,7 +79,7 @@ static int run_watch(const struct cmd_options *opts)
 	struct watch_tui *ui = NULL;
 	struct watcher w;
 	double start;
-	int status = watcher_open(&w, opts);
+	int status = watcher_open(&w, opts, WATCH_INTERVAL_S);
 
 	if (status) {
 		watcher_close(&w);

@@ -649,6 +649,7 @@ struct live_gpu {
 	int idle_held_samples;		/* consecutive samples at 0 % while a process holds memory */
 	int link_down_samples;		/* consecutive busy samples on a link below its generation or width */
 	int lost_seq;			/* the sample it was first seen lost in, -1 never */
+	long xid_events;		/* Xid events NVML named this GPU in, since the watch began */
 };
 
 struct live_facts {

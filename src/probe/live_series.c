@@ -84,6 +84,8 @@ static void add_event(struct live_facts *w, const struct live_event *e, long seq
 	w->xid[w->nxid].seq = seq;
 	w->nxid++;
 	w->xid_total++;
+	if (e->gpu >= 0 && e->gpu < MAX_RT_DEVICES)
+		w->gpu[e->gpu].xid_events++;
 }
 
 /* See live.h. */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cause/cause.h"
 #include "kb/kb.h"
 #include "rules/rules.h"
 #include "util/str.h"
@@ -93,7 +94,7 @@ static void check_xid(const struct facts *facts, struct findings *out)
 		if (times == 0)
 			continue;
 		row = xid_row(x->xid);
-		hardware = row >= 0 && strcmp(kb_field(&kb_table_xid, (size_t)row, "cause"), "gpu.hardware-fault") == 0;
+		hardware = row >= 0 && strcmp(kb_field(&kb_table_xid, (size_t)row, "cause"), cause_name(CAUSE_GPU_HARDWARE_FAULT)) == 0;
 		f = findings_add(out, CAUSE_GPU_XID, hardware ? SEV_ERROR : SEV_WARNING, "GPU %d reported Xid %lld%s%s", x->gpu,
 				 x->xid, row >= 0 ? ": " : "", row >= 0 ? kb_field(&kb_table_xid, (size_t)row, "name") : "");
 		finding_gpu(f, x->gpu);

@@ -1,0 +1,57 @@
+/*
+ * watcher.c - the sampler `watch` and `metrics` share (watcher.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/watcher.h"
+
+/* The doctor's one-sample families, then the watcher's; the order is the report's. */
+static const struct rule_family *const watch_families[] = {
+	&rules_driver_calls, &rules_live, &rules_health, &rules_load,
+};
+
+/* See watcher.h. */
+int watcher_open(struct watcher *w, const struct cmd_options *given, double default_interval_s)
+{
+	struct cmd_options opts = *given;
+	struct error err;
+	int status;
+
+	memset(w, 0, sizeof(*w));
+	w->interval_s = given->interval_s > 0 ? given->interval_s : default_interval_s;
+	opts.static_only = true;
+	opts.fast = true;
+	opts.deep = false;
+	opts.python = NULL;
+	if ((status = machine_open(&w->m, &opts)))
+		return status;
+	if (!(w->facts = machine_probe(&w->m, &opts)))
+		return EXIT_INTERNAL;
+	w->sample = malloc(sizeof(*w->sample));
+	w->sampler = w->sample ? live_open(w->facts, &w->m.fs, given->load_root_libraries,
+					   given->timeout_s > 0 ? given->timeout_s : WATCHER_DEADLINE_S, &err) : NULL;
+	if (!w->sampler) {
+		cmd_error("gpudoctor: %s", w->sample ? err.msg : "out of memory");
+		return EXIT_INTERNAL;
+	}
+	return 0;
+}
+
+/* See watcher.h. */
+void watcher_close(struct watcher *w)
+{
+	live_close(w->sampler);
+	free(w->sample);
+	facts_free(w->facts);
+	machine_close(&w->m);
+}
+
+/* See watcher.h. */
+void watcher_step(struct watcher *w, struct diagnosis *d)
+{
+	live_sample(w->sampler, w->sample);
+	live_apply(w->facts, w->sample, w->interval_s);
+	rules_run_families(w->facts, watch_families, sizeof(watch_families) / sizeof(watch_families[0]), d);
+	finding_track_update(&w->track, d, w->sample->seq);
+}
