@@ -244,6 +244,11 @@ static int run_metrics(const struct cmd_options *opts)
 	char err[256];
 	int status, usage;
 
+	if (opts->format != FORMAT_TEXT) {
+		/* the exposition format is its only one: --json would be a promise it does not keep */
+		cmd_error("gpudoctor: 'metrics' writes the Prometheus text format only (no --json or --format)");
+		return EXIT_USAGE;
+	}
 	if (opts->textfile_dir && (status = check_textfile_dir(opts->textfile_dir)))
 		return status;
 	if ((status = watcher_open(&w, opts, METRICS_INTERVAL_S))) {
