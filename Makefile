@@ -16,9 +16,10 @@
 #   make clean
 #
 # Run-time dependencies: glibc only. Jansson (libjansson-dev), the
-# Vectorscan matching runtime (libvectorscan-dev) and PCRE2 (libpcre2-dev)
-# are linked statically from Debian's packages (STATIC=no: as shared
-# libraries); NVIDIA libraries are never linked.
+# Vectorscan matching runtime (libvectorscan-dev), PCRE2 (libpcre2-dev) and
+# ncurses (libncurses-dev, for watch's full-screen view) are linked
+# statically from Debian's packages (STATIC=no: as shared libraries);
+# NVIDIA libraries are never linked.
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -34,6 +35,8 @@ LDLIBS += $(call static_or,libjansson,-ljansson)
 # explain: signatures compiled at build time (tools/sigdb.c, full Vectorscan),
 # matched at run time (its runtime library only) and read out by PCRE2.
 LDLIBS += $(call static_or,libhs_runtime,-lhs_runtime) $(call static_or,libpcre2-8,-lpcre2-8) -lm
+# watch's full-screen view: ncurses, with terminfo from its own library (libtinfo).
+LDLIBS += $(call static_or,libncursesw,-lncursesw) $(call static_or,libtinfo,-ltinfo)
 
 # The knowledge tables' folder (a test can point it at another).
 DATA ?= data
@@ -90,7 +93,7 @@ MANPAGES := build/man/gpudoctor.1 build/man/gpudoctor-causes.7
 COMPLETIONS := build/completion/gpudoctor.bash build/completion/_gpudoctor build/completion/gpudoctor.fish
 
 .PHONY: all check check-suites check-binaries stray-ids deps unit scenarios explain-test fleet-test hostile syscalls cli cluster \
-	ptx-check smoke bench gpu-check clean fakes fuzz fuzz-build \
+	ptx-check watch-tui smoke bench gpu-check clean fakes fuzz fuzz-build \
 	man completions install uninstall install-test docs-test deb print-version FORCE
 .SECONDARY:
 
@@ -190,7 +193,7 @@ build/asan/tests/%: tests/unit/%.c $(OBJ_LIB_SAN)
 # every suite's output as it runs. The binaries are built first, once, so suites never build concurrently.
 CHECK_DIR := build/check
 CHECK_SUITES := build stray-ids unit fakes-test scenarios explain-test fix-test fleet-test hostile syscalls cli cluster ptx-check \
-	docs-test install-test smoke
+	watch-tui docs-test install-test smoke
 
 check: deps
 	@rm -rf $(CHECK_DIR)
@@ -254,6 +257,10 @@ cluster: $(BIN_SAN) $(FAKES)
 
 ptx-check:
 	@tests/ptx-check
+
+# watch's full-screen view on a terminal emulator (tmux; skipped without it).
+watch-tui: $(BIN_SAN) $(FAKES)
+	tests/watch-tui $(BIN_SAN)
 
 smoke: $(BIN_SAN)
 	tests/smoke-real-machine $(BIN_SAN)
