@@ -15,9 +15,10 @@
 #   make deb        the Debian package, built in a copy of the tree (build/deb/)
 #   make clean
 #
-# Run-time dependencies: glibc and libmicrohttpd (metrics --listen). Jansson (libjansson-dev), the
-# Vectorscan matching runtime (libvectorscan-dev) and PCRE2 (libpcre2-dev)
-# are linked statically from Debian's packages (STATIC=no: as shared
+# Run-time dependencies: glibc and libmicrohttpd (metrics --listen). Jansson
+# (libjansson-dev), the Vectorscan matching runtime (libvectorscan-dev),
+# PCRE2 (libpcre2-dev) and ncurses (libncurses-dev, for watch's full-screen
+# view) are linked statically from Debian's packages (STATIC=no: as shared
 # libraries); NVIDIA libraries are never linked.
 
 CC ?= cc
@@ -37,6 +38,8 @@ LDLIBS += $(call static_or,libhs_runtime,-lhs_runtime) $(call static_or,libpcre2
 # metrics --listen: libmicrohttpd (libmicrohttpd-dev), always the shared library:
 # its static archive pulls in GnuTLS and the rest of a TLS stack.
 LDLIBS += -lmicrohttpd -lpthread
+# watch's full-screen view: ncurses, with terminfo from its own library (libtinfo).
+LDLIBS += $(call static_or,libncursesw,-lncursesw) $(call static_or,libtinfo,-ltinfo)
 
 # The knowledge tables' folder (a test can point it at another).
 DATA ?= data
@@ -93,7 +96,7 @@ MANPAGES := build/man/gpudoctor.1 build/man/gpudoctor-causes.7
 COMPLETIONS := build/completion/gpudoctor.bash build/completion/_gpudoctor build/completion/gpudoctor.fish
 
 .PHONY: all check check-suites check-binaries stray-ids deps unit scenarios explain-test fleet-test metrics-test hostile syscalls cli cluster \
-	ptx-check smoke bench gpu-check clean fakes fuzz fuzz-build \
+	ptx-check watch-tui smoke bench gpu-check clean fakes fuzz fuzz-build \
 	man completions install uninstall install-test docs-test deb print-version FORCE
 .SECONDARY:
 
@@ -193,8 +196,7 @@ build/asan/tests/%: tests/unit/%.c $(OBJ_LIB_SAN)
 # every suite's output as it runs. The binaries are built first, once, so suites never build concurrently.
 CHECK_DIR := build/check
 CHECK_SUITES := build stray-ids unit fakes-test scenarios explain-test fix-test fleet-test metrics-test hostile syscalls cli cluster \
-	ptx-check \
-	docs-test install-test smoke
+	ptx-check watch-tui docs-test install-test smoke
 
 check: deps
 	@rm -rf $(CHECK_DIR)
@@ -263,6 +265,10 @@ cluster: $(BIN_SAN) $(FAKES)
 
 ptx-check:
 	@tests/ptx-check
+
+# watch's full-screen view on a terminal emulator (tmux; skipped without it).
+watch-tui: $(BIN_SAN) $(FAKES)
+	tests/watch-tui $(BIN_SAN)
 
 smoke: $(BIN_SAN)
 	tests/smoke-real-machine $(BIN_SAN)
