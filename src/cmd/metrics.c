@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cmd/metrics_http.h"
@@ -26,23 +25,6 @@
 #define METRICS_INTERVAL_S 15.0
 #define TEXTFILE_NAME "gpudoctor.prom"
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop(int sig)
-{
-	stop_signal = sig;
-}
-
-/* SIGINT and SIGTERM end the loop (no SA_RESTART: a sleep returns at once). */
-static void catch_stops(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
 
 /* SIGINT and SIGTERM blocked (block) or not: the HTTP server's thread inherits the mask, so only the sampler gets them. */
 static void mask_stops(int how)
@@ -53,15 +35,6 @@ static void mask_stops(int how)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	pthread_sigmask(how, &set, NULL);
-}
-
-static void sleep_until(double deadline_ms)
-{
-	double left = deadline_ms - clock_ms();
-
-	if (left > 0 && !stop_signal)
-		nanosleep(&(struct timespec){ (time_t)(left / 1000), (long)((left - (long)(left / 1000) * 1000) * 1e6) },
-			  NULL);
 }
 
 /* One sample, diagnosed and rendered into *body (the caller frees it); -1 when out of memory. */
@@ -177,7 +150,7 @@ static int loop(const struct cmd_options *opts, struct watcher *w, struct sink *
 {
 	double start = clock_ms();
 
-	for (long n = 0; !stop_signal && (opts->count <= 0 || n < opts->count); n++) {
+	for (long n = 0; !watcher_stop_signal && (opts->count <= 0 || n < opts->count); n++) {
 		char *body;
 		size_t len;
 		int status;
@@ -192,7 +165,7 @@ static int loop(const struct cmd_options *opts, struct watcher *w, struct sink *
 			return status;
 		if (opts->count > 0 && n + 1 == opts->count)
 			break;
-		sleep_until(start + (double)(n + 1) * w->interval_s * 1000.0);
+		watcher_sleep_until(start + (double)(n + 1) * w->interval_s * 1000.0);
 	}
 	return EXIT_READY;
 }
@@ -260,7 +233,7 @@ static int run_metrics(const struct cmd_options *opts)
 		watcher_close(&w);
 		return status;
 	}
-	catch_stops();
+	watcher_catch_stops();
 	if (opts->listen) {
 		mask_stops(SIG_BLOCK);
 		k.http = metrics_http_start(opts->listen, err, sizeof(err), &usage);

@@ -11,8 +11,6 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cmd/options.h"
@@ -22,33 +20,6 @@
 
 #define WATCH_INTERVAL_S 1.0
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop(int sig)
-{
-	stop_signal = sig;
-}
-
-/* SIGINT and SIGTERM end the loop (no SA_RESTART: a sleep returns at once). */
-static void catch_stops(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
-/* Sleep until deadline_ms (monotonic) or a signal. */
-static void sleep_until(double deadline_ms)
-{
-	double left = deadline_ms - clock_ms();
-
-	if (left > 0 && !stop_signal)
-		nanosleep(&(struct timespec){ (time_t)(left / 1000), (long)((left - (long)(left / 1000) * 1000) * 1e6) },
-			  NULL);
-}
 
 /* Lines or JSON objects to standard output, escaped for a terminal as every report is. */
 static int emit(const struct cmd_options *opts, const struct watcher *w, const struct diagnosis *d)
@@ -85,11 +56,11 @@ static int run_watch(const struct cmd_options *opts)
 		watcher_close(&w);
 		return status;
 	}
-	catch_stops();
+	watcher_catch_stops();
 	if (opts->format == FORMAT_TEXT && !opts->plain && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
 		ui = watch_tui_open(&ro);
 	start = clock_ms();
-	for (long n = 0; !stop_signal && (opts->count <= 0 || n < opts->count); n++) {
+	for (long n = 0; !watcher_stop_signal && (opts->count <= 0 || n < opts->count); n++) {
 		struct diagnosis d;
 		double next = start + (double)(n + 1) * w.interval_s * 1000.0;
 
@@ -106,11 +77,11 @@ static int run_watch(const struct cmd_options *opts)
 		if (ui) {
 			double left;
 
-			while (!stop_signal && (left = next - clock_ms()) > 0)
+			while (!watcher_stop_signal && (left = next - clock_ms()) > 0)
 				if (!watch_tui_wait(ui, (int)left + 1))
-					stop_signal = SIGINT;
+					watcher_stop_signal = SIGINT;
 		} else {
-			sleep_until(next);
+			watcher_sleep_until(next);
 		}
 	}
 	watch_tui_close(ui);

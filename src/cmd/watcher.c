@@ -3,8 +3,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cmd/watcher.h"
+#include "util/clock.h"
 
 /* The doctor's one-sample families, then the watcher's; the order is the report's. */
 static const struct rule_family *const watch_families[] = {
@@ -54,4 +56,32 @@ void watcher_step(struct watcher *w, struct diagnosis *d)
 	live_apply(w->facts, w->sample, w->interval_s);
 	rules_run_families(w->facts, watch_families, sizeof(watch_families) / sizeof(watch_families[0]), d);
 	finding_track_update(&w->track, d, w->sample->seq);
+}
+
+volatile sig_atomic_t watcher_stop_signal;
+
+static void on_stop(int sig)
+{
+	watcher_stop_signal = sig;
+}
+
+/* See watcher.h. */
+void watcher_catch_stops(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* See watcher.h. */
+void watcher_sleep_until(double deadline_ms)
+{
+	double left = deadline_ms - clock_ms();
+
+	if (left > 0 && !watcher_stop_signal)
+		nanosleep(&(struct timespec){ (time_t)(left / 1000), (long)((left - (long)(left / 1000) * 1000) * 1e6) },
+			  NULL);
 }

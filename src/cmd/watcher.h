@@ -8,6 +8,8 @@
 #ifndef GD_CMD_WATCHER_H
 #define GD_CMD_WATCHER_H
 
+#include <signal.h>
+
 #include "cmd/cmd.h"
 #include "cmd/machine.h"
 #include "probe/live.h"
@@ -35,6 +37,15 @@ int watcher_open(struct watcher *w, const struct cmd_options *opts, double defau
 
 /* Take one sample and run it through the rules into d, which the caller releases (diagnosis_release). */
 void watcher_step(struct watcher *w, struct diagnosis *d);
+
+/* The signal (SIGINT, SIGTERM) that asked the loop to end, 0 while none has; a loop may set it too. */
+extern volatile sig_atomic_t watcher_stop_signal;
+
+/* Catch SIGINT and SIGTERM into watcher_stop_signal (no SA_RESTART: a sleep returns at once). */
+void watcher_catch_stops(void);
+
+/* Sleep until deadline_ms on the monotonic clock (util/clock.h), or until a stop signal. */
+void watcher_sleep_until(double deadline_ms);
 
 /* End the helper and free what watcher_open took; safe after a failed watcher_open. */
 void watcher_close(struct watcher *w);
