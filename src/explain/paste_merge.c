@@ -334,7 +334,12 @@ static void settle_by_platform(struct explain_report *r, const struct paste *p)
 	str_printf(r->causes[i].paste_evidence, sizeof(r->causes[i].paste_evidence),
 		   "under WSL%s the CUDA driver is the Windows driver's, so %s starts there: %s",
 		   c->wsl_version == 2 ? " 2" : "", cause_name(r->causes[0].cause), c->wsl_evidence);
-	place(r, i);
+	/* first, not where its place in the chain would put it: the Windows driver comes before the kernel
+	 * driver, the device and cuInit that the other causes name */
+	struct explain_cause wsl = r->causes[i];
+
+	memmove(&r->causes[1], &r->causes[0], i * sizeof(wsl));
+	r->causes[0] = wsl;
 }
 
 /* See explain/paste_merge.h. */
