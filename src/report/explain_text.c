@@ -126,7 +126,7 @@ static void print_cause(struct textfmt *t, const struct explain_report *r, const
 		}
 	}
 	if (c->nfix > 0)
-		report_fix_steps(t, c->fix, c->nfix, (const char *const *)c->alt_titles, c->nalt);
+		report_fix_steps(t, c->fix, c->nfix, (const char *const *)c->alt_titles, NULL, c->nalt);
 	tf_wrapf(t, 2, 4, "%ssource: %s%s", tf_c(t, TF_DIM), c->source, tf_c(t, TF_RESET));
 }
 
