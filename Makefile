@@ -183,7 +183,7 @@ po-update: po/gpudoctor.pot
 po-merge: po/gpudoctor.pot
 	@test -n "$(PARTS)" || { echo "make po-merge PARTS='FILE.po ...'" >&2; exit 2; }
 	@mkdir -p build/po
-	set -e; i=0; for p in $(PARTS) po/zh_CN.po; do i=$$((i + 1)); \
+	set -e; i=0; for p in po/zh_CN.po $(PARTS); do i=$$((i + 1)); \
 		msgattrib --no-wrap --translated --no-fuzzy --no-obsolete -o build/po/part-$$i.po "$$p"; done; \
 		msgcat --no-wrap --use-first -o build/po/merged.po $$(ls build/po/part-*.po | sort -t- -k2 -n); \
 		rm -f build/po/part-*.po

@@ -129,12 +129,12 @@ static bool in_list(uint32_t cp, const uint32_t *list, size_t n)
 /* See dwidth.h. */
 bool dw_can_break(uint32_t a, uint32_t b)
 {
-	/* ， 。 ： ； ！ ？ 、 ） 」 』 》 */
+	/* ， 。 ： ； ！ ？ 、 ） 」 』 》 and their ASCII kin */
 	static const uint32_t no_start[] = { 0xFF0C, 0x3002, 0xFF1A, 0xFF1B, 0xFF01, 0xFF1F, 0x3001, 0xFF09, 0x300D,
-					     0x300F, 0x300B };
-	/* （ 「 『 《 */
-	static const uint32_t no_end[] = { 0xFF08, 0x300C, 0x300E, 0x300A };
+					     0x300F, 0x300B, ',', '.', ':', ';', '!', '?', ')', ']', '}', '`', '"', '\'' };
+	/* （ 「 『 《 and their ASCII kin */
+	static const uint32_t no_end[] = { 0xFF08, 0x300C, 0x300E, 0x300A, '(', '[', '{', '`', '"', '\'' };
 
-	return dw_is_wide(a) && dw_is_wide(b) && !in_list(b, no_start, sizeof(no_start) / sizeof(no_start[0])) &&
+	return (dw_is_wide(a) || dw_is_wide(b)) && !in_list(b, no_start, sizeof(no_start) / sizeof(no_start[0])) &&
 	       !in_list(a, no_end, sizeof(no_end) / sizeof(no_end[0]));
 }

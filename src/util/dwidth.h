@@ -29,9 +29,10 @@ int dw_char_width(uint32_t cp);
 int dw_width(const char *text, size_t len);
 
 /*
- * Whether a line may break between the characters a and b: both wide (Chinese has no spaces), unless b is
- * closing punctuation that must not start a line (，。：；！？、）」』》) or a opening punctuation that must
- * not end one (（「『《). Never between two narrow characters: a command or path is never broken.
+ * Whether a line may break between the characters a and b: when either is wide (Chinese has no spaces,
+ * and "CUDA版本" may break before 版), unless b is closing punctuation that must not start a line
+ * (，。：；！？、）」』》 , . : ; ) ] ` ...) or a opening punctuation that must not end one (（「『《 ( [ ` ...).
+ * Never between two narrow characters: a command or path is never broken.
  */
 bool dw_can_break(uint32_t a, uint32_t b);
 
