@@ -143,6 +143,11 @@ bool i18n_setup(const char *lang)
 	if (!messages || strcmp(messages, "C") == 0 || strcmp(messages, "POSIX") == 0)
 		if (!setlocale(LC_MESSAGES, "C.UTF-8"))
 			return false;
+	/*
+	 * UTF-8 whatever LC_CTYPE says (it stays "C"): ours, and the C library's own messages (strerror),
+	 * which glibc would otherwise turn into question marks.
+	 */
+	bind_textdomain_codeset("libc", "UTF-8");
 	if (!bindtextdomain(I18N_DOMAIN, dir) || !bind_textdomain_codeset(I18N_DOMAIN, "UTF-8") ||
 	    !textdomain(I18N_DOMAIN) || setenv("LANGUAGE", lang, 1) != 0)
 		return false;
