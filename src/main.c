@@ -96,9 +96,6 @@ int main(int argc, char **argv)
 	int at, n = 0;
 	const char *env_timeout = getenv("GPUDOCTOR_TIMEOUT");
 
-	opts.envp = environment_copy();
-	if (!opts.envp)
-		return EXIT_INTERNAL;
 	/* Writes to a closed pipe must fail with EPIPE, not kill us. */
 	signal(SIGPIPE, SIG_IGN);
 	if (env_timeout && cmd_parse_seconds(env_timeout, &opts.timeout_s) < 0) {
@@ -120,8 +117,12 @@ int main(int argc, char **argv)
 	}
 	/* the arguments without the command word, for the command's own parser */
 	rest = calloc((size_t)argc + 1, sizeof(*rest));
-	if (!rest)
+	opts.envp = environment_copy();
+	if (!rest || !opts.envp) {
+		free(rest);
+		free(opts.envp);
 		return EXIT_INTERNAL;
+	}
 	for (int i = 0; i < argc; i++)
 		if (i != at || at == 0)
 			rest[n++] = argv[i];
