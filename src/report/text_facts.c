@@ -27,7 +27,7 @@ static void denied_line(struct textfmt *t, const struct fact_status *st)
 	if (!st->denied)
 		return;
 	cont(t);
-	fprintf(t->out, _("%sincomplete: %s%s\n"), tf_c(t, TF_YELLOW), st->reason, tf_c(t, TF_RESET));
+	fprintf(t->out, _("%sincomplete: %s%s\n"), tf_c(t, TF_YELLOW), i18n_text(st->reason), tf_c(t, TF_RESET));
 }
 
 static void system_lines(struct textfmt *t, const struct facts *f, int detail)
@@ -57,7 +57,7 @@ static void gpu_lines(struct textfmt *t, const struct facts *f)
 	label(t, N_("gpu"));
 	if (f->pci.count == 0)
 		fprintf(t->out, "%s\n", f->pci.status.state == FACT_OK ? "no NVIDIA device on the PCI bus"
-									 : f->pci.status.reason);
+									 : i18n_text(f->pci.status.reason));
 	for (int i = 0; i < f->pci.count; i++) {
 		const struct pci_gpu *g = &f->pci.gpus[i];
 
@@ -95,7 +95,7 @@ static void driver_lines(struct textfmt *t, const struct facts *f, int detail)
 	if (detail > 0 || !k->nvidia) {
 		cont(t);
 		fprintf(t->out, _("module file: %s%s; DKMS: %s; Secure Boot: %s\n"),
-			k->module_on_disk ? k->module_path : k->on_disk_status.reason[0] ? k->on_disk_status.reason : _("none"),
+			k->module_on_disk ? k->module_path : k->on_disk_status.reason[0] ? i18n_text(k->on_disk_status.reason) : _("none"),
 			strcmp(k->module_license, "Dual MIT/GPL") == 0 ? _(" (open)") : "", k->dkms_count ? k->dkms_versions[0] : _("none"),
 			k->secure_boot < 0 ? _("unknown") : k->secure_boot ? _("on") : _("off"));
 	}
@@ -123,7 +123,7 @@ static void lib_line(struct textfmt *t, const char *name, const struct lib_choic
 		fprintf(t->out, "%s%s%s [%s]%s\n", c->path, strcmp(c->path, c->resolved) ? " -> " : "",
 			strcmp(c->path, c->resolved) ? c->resolved : "", lib_origin_name(c->origin), c->is_stub ? " STUB" : "");
 	else
-		fprintf(t->out, "%s\n", ch->status.reason);
+		fprintf(t->out, "%s\n", i18n_text(ch->status.reason));
 	for (int i = 0; detail > 1 && i < ch->count; i++) {
 		if (i == ch->chosen)
 			continue;
@@ -148,7 +148,7 @@ static void toolkit_lines(struct textfmt *t, const struct facts *f, int detail)
 			cont(t);
 		fprintf(t->out, "%s%s %s%s%s%s\n", k->active ? "* " : "", k->real_path,
 			k->exists ? (k->version[0] ? k->version : _("version unknown")) : _("MISSING"),
-			k->active ? _(" (active: ") : "", k->active ? tk->active_reason : "", k->active ? ")" : "");
+			k->active ? _(" (active: ") : "", k->active ? i18n_text(tk->active_reason) : "", k->active ? _(")") : "");
 		if (detail > 1 && k->version_source[0]) {
 			cont(t);
 			fprintf(t->out, _("  version from %s\n"), k->version_source);
@@ -299,11 +299,11 @@ static void runtime_lines(struct textfmt *t, const struct facts *f, int detail)
 
 	label(t, N_("runtime"));
 	if (!rt->ran) {
-		fprintf(t->out, "%s\n", rt->status.reason[0] ? rt->status.reason : _("driver not called"));
+		fprintf(t->out, "%s\n", rt->status.reason[0] ? i18n_text(rt->status.reason) : _("driver not called"));
 		return;
 	}
 	if (rt->hung || rt->crashed) {
-		fprintf(t->out, "%s\n", rt->status.reason);
+		fprintf(t->out, "%s\n", i18n_text(rt->status.reason));
 		return;
 	}
 	if (rt->nvml_lib.attempted) {
@@ -425,7 +425,7 @@ static void kernlog_lines(struct textfmt *t, const struct facts *f, int detail)
 	if (k->status.state != FACT_OK) {
 		if (detail > 0) {
 			label(t, N_("kernel log"));
-			fprintf(t->out, "%s\n", k->status.reason);
+			fprintf(t->out, "%s\n", i18n_text(k->status.reason));
 		}
 		return;
 	}

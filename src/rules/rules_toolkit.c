@@ -425,7 +425,7 @@ static void check_cudnn_cuda(const struct facts *facts, struct findings *out)
 			continue;
 		if (it->kind == CUDNN_LIBRARY && it->cuda_major > 0 && it->cuda_major != cuda) {
 			f = findings_add(out, CAUSE_CUDNN_MISMATCH, SEV_WARNING, "cuDNN %s at %s is built for CUDA %d, but %s CUDA %s",
-					 it->version, it->path, it->cuda_major, inside ? "sits in the toolkit of" : "the active toolkit is",
+					 it->version, it->path, it->cuda_major, inside ? N_("sits in the toolkit of") : N_("the active toolkit is"),
 					 tk->version);
 			finding_detail(f, "NVIDIA builds each cuDNN release once per CUDA major. This one needs the CUDA %d "
 				       "libraries (cuBLAS, the runtime): with CUDA %d, programs fail to load it (\"libcublas.so.%d: "
@@ -435,7 +435,7 @@ static void check_cudnn_cuda(const struct facts *facts, struct findings *out)
 			finding_evidence(f, "built for", it->cuda_major_source, "CUDA %d", it->cuda_major);
 		} else if (kb_cudnn_cuda_majors(it->version, &majors) == 0 && !major_listed(majors.value, cuda)) {
 			f = findings_add(out, CAUSE_CUDNN_MISMATCH, SEV_WARNING, "cuDNN %s has no build for CUDA %d, but %s CUDA %s",
-					 it->version, cuda, inside ? "sits in the toolkit of" : "the active toolkit is", tk->version);
+					 it->version, cuda, inside ? N_("sits in the toolkit of") : N_("the active toolkit is"), tk->version);
 			finding_detail(f, "NVIDIA built cuDNN %s only for CUDA %s, so this copy belongs to another CUDA: "
 				       "programs built with CUDA %d cannot use it.", it->version, majors.value, cuda);
 			finding_evidence(f, it->kind == CUDNN_HEADER ? "cuDNN header" : "cuDNN library", it->path, "%s (%s)",
