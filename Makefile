@@ -58,6 +58,7 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 DATAROOTDIR ?= $(PREFIX)/share
 MANDIR ?= $(DATAROOTDIR)/man
+LOCALEDIR ?= $(DATAROOTDIR)/locale
 BASHCOMPDIR ?= $(DATAROOTDIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATAROOTDIR)/zsh/site-functions
 FISHCOMPDIR ?= $(DATAROOTDIR)/fish/vendor_completions.d
@@ -80,6 +81,11 @@ KB_TABLES := cuda_driver cuda_archs cudnn error_codes gpus gpu_peaks torch_relea
 GEN := $(patsubst %,build/gen/kb_%.c,$(KB_TABLES)) build/gen/explain_db.c build/gen/kernels_ptx.c \
 	build/gen/cause_table.c build/gen/cause_ids.h build/gen/causes-checked build/gen/version.c
 
+# The message catalogs (po/LANG.po, gettext): compiled next to the binary, where an uninstalled
+# build finds them (util/i18n.h); the installed program looks in LOCALEDIR.
+LINGUAS := zh_CN
+MO := $(patsubst %,build/locale/%/LC_MESSAGES/gpudoctor.mo,$(LINGUAS))
+
 GEN_C := $(filter %.c,$(GEN))
 OBJ_LIB := $(patsubst %.c,build/obj/%.o,$(SRC_LIB) $(GEN_C:build/%=%))
 BIN := build/gpudoctor
@@ -100,7 +106,7 @@ COMPLETIONS := build/completion/gpudoctor.bash build/completion/_gpudoctor build
 	man completions install uninstall install-test docs-test deb print-version FORCE
 .SECONDARY:
 
-all: $(BIN)
+all: $(BIN) $(MO) build/asan/locale
 
 # The fake driver libraries (FAKES), read here, after the default goal and before the rules that need them.
 include tests/fakes/fakes.mk
@@ -108,6 +114,9 @@ include tests/fakes/fakes.mk
 $(BIN): $(OBJ_LIB) build/obj/src/main.o
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Where the installed program finds its catalogs; only i18n.c needs it.
+build/obj/src/util/i18n.o build/asan/obj/src/util/i18n.o: CPPFLAGS += -DLOCALEDIR='"$(LOCALEDIR)"'
 
 build/obj/%.o: %.c | $(GEN)
 	@mkdir -p $(dir $@)
@@ -143,6 +152,59 @@ build/gen/causes-checked: $(DATA)/causes.tsv docs/causes.md $(DATA)/explain_sign
 	$(call say,CHECK,causes)
 	$(Q)tools/check-causes $(DATA)/causes.tsv docs/causes.md $(DATA)/explain_signatures.tsv $(DATA)/xid.tsv \
 		$(DATA)/explain_alternatives.tsv && touch $@
+
+# Messages: po/gpudoctor.pot from the sources (xgettext; the finding_* functions format their text, so
+# they are keywords too, and finding_evidence's fact label in a second pass: xgettext takes one argument
+# per keyword) and from the text columns of the knowledge tables (tools/data2pot.awk). `make pot` writes
+# it; `make po-merge PARTS='a.po b.po'` takes the translations of PARTS into po/zh_CN.po and fits that to
+# the catalog (msgmerge); `make po-update` only fits it.
+XGETTEXT_C := xgettext --language=C --from-code=UTF-8 --no-wrap --add-location=file --package-name=gpudoctor
+XGETTEXT_KEYWORDS := --keyword=_ --keyword=N_ --keyword=findings_add:4 --keyword=finding_detail:2 \
+	--keyword=finding_summary:2 --keyword=finding_evidence:4 --keyword=finding_fix:3 --keyword=finding_alternative:2 \
+	--keyword=finding_fix_alt:4 --flag=findings_add:4:c-format --flag=finding_detail:2:c-format \
+	--flag=finding_summary:2:c-format --flag=finding_evidence:4:c-format --flag=finding_fix:3:c-format \
+	--flag=finding_alternative:2:c-format --flag=finding_fix_alt:4:c-format
+PO_SRC = $(shell find src -name '*.c' | LC_ALL=C sort)
+PO_DATA := $(DATA)/causes.tsv $(DATA)/xid.tsv $(DATA)/explain_signatures.tsv $(DATA)/explain_alternatives.tsv
+
+.PHONY: pot po-merge po-update
+pot: po/gpudoctor.pot
+
+po/gpudoctor.pot: $(PO_SRC) $(PO_DATA) tools/data2pot.awk
+	@mkdir -p build/po
+	$(call say,GEN,$@)
+	$(Q)$(XGETTEXT_C) $(XGETTEXT_KEYWORDS) -o build/po/src.pot $(PO_SRC)
+	$(Q)$(XGETTEXT_C) --keyword --keyword=finding_evidence:2 -o build/po/facts.pot $(PO_SRC)
+	$(Q)awk -v cols=title -f tools/data2pot.awk $(DATA)/causes.tsv > build/po/causes.pot
+	$(Q)awk -v cols=name,action -f tools/data2pot.awk $(DATA)/xid.tsv > build/po/xid.pot
+	$(Q)awk -v cols=title -f tools/data2pot.awk $(DATA)/explain_signatures.tsv > build/po/explain_signatures.pot
+	$(Q)awk -v cols=title -f tools/data2pot.awk $(DATA)/explain_alternatives.tsv > build/po/explain_alternatives.pot
+	$(Q)msgcat --no-wrap --use-first -o $@.tmp build/po/src.pot build/po/facts.pot build/po/causes.pot build/po/xid.pot \
+		build/po/explain_signatures.pot build/po/explain_alternatives.pot && mv $@.tmp $@
+
+po-update: po/gpudoctor.pot
+	msgmerge --quiet --no-wrap --no-fuzzy-matching --update --backup=none po/zh_CN.po po/gpudoctor.pot
+	msgattrib --no-wrap --no-obsolete -o po/zh_CN.po po/zh_CN.po
+
+po-merge: po/gpudoctor.pot
+	@test -n "$(PARTS)" || { echo "make po-merge PARTS='FILE.po ...'" >&2; exit 2; }
+	@mkdir -p build/po
+	set -e; i=0; for p in po/zh_CN.po $(PARTS); do i=$$((i + 1)); \
+		msgattrib --no-wrap --translated --no-fuzzy --no-obsolete -o build/po/part-$$i.po "$$p"; done; \
+		msgcat --no-wrap --use-first -o build/po/merged.po $$(ls build/po/part-*.po | sort -t- -k2 -n); \
+		rm -f build/po/part-*.po
+	msgmerge --quiet --no-wrap --no-fuzzy-matching -o po/zh_CN.po build/po/merged.po po/gpudoctor.pot
+	msgfmt --check --statistics -o /dev/null po/zh_CN.po
+
+build/locale/%/LC_MESSAGES/gpudoctor.mo: po/%.po
+	@mkdir -p $(dir $@)
+	$(call say,MSGFMT,$@)
+	$(Q)msgfmt --check -o $@.tmp $< && mv $@.tmp $@
+
+# The sanitizer build finds the catalogs beside it too.
+build/asan/locale:
+	@mkdir -p build/asan
+	$(Q)ln -sfn ../locale $@
 
 # The version as a C string; rewritten only when it changed, so that a new
 # commit relinks one object instead of rebuilding everything.
@@ -198,6 +260,9 @@ CHECK_DIR := build/check
 CHECK_SUITES := build stray-ids unit fakes-test scenarios explain-test fix-test fleet-test metrics-test hostile syscalls cli cluster \
 	ptx-check watch-tui docs-test install-test smoke
 
+# The 简体中文 reports (tests/zh-CN).
+CHECK_SUITES += zh-CN
+
 check: deps
 	@rm -rf $(CHECK_DIR)
 	@$(MAKE) --no-print-directory check-suites; rc=$$?; \
@@ -211,7 +276,7 @@ check-suite-build:
 check-suite-%: check-suite-build
 	@V=$(V) tools/check-suite $(CHECK_DIR) $* $(MAKE) --no-print-directory $*
 
-check-binaries: $(BIN) $(BIN_SAN) $(UNIT_BIN) $(FAKES) $(MANPAGES) $(COMPLETIONS)
+check-binaries: $(BIN) $(BIN_SAN) $(UNIT_BIN) $(FAKES) $(MANPAGES) $(COMPLETIONS) $(MO) build/asan/locale
 
 stray-ids:
 	@tools/check-stray-ids
@@ -262,6 +327,11 @@ cluster: $(BIN_SAN) $(FAKES)
 	tests/cluster/npd $(BIN_SAN)
 	tests/cluster/nhc $(BIN_SAN)
 	tests/cluster/slurm $(BIN_SAN)
+
+# The 简体中文 reports: the catalog complete, every scenario in zh_CN within 80 columns and translated.
+.PHONY: zh-CN
+zh-CN: $(BIN_SAN) $(FAKES) $(MO) build/asan/locale
+	tests/zh-CN $(BIN_SAN)
 
 ptx-check:
 	@tests/ptx-check
@@ -339,7 +409,7 @@ build/completion/gpudoctor.fish: build/gen/cli.tsv tools/cli-tsv.awk tools/compl
 	$(call say,GEN,$@)
 	$(Q)awk -v shell=fish -f tools/cli-tsv.awk -f tools/completion.awk $< > $@.tmp && mv $@.tmp $@
 
-install: $(BIN) $(MANPAGES) $(COMPLETIONS)
+install: $(BIN) $(MANPAGES) $(COMPLETIONS) $(MO)
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man7' \
 		'$(DESTDIR)$(BASHCOMPDIR)' '$(DESTDIR)$(ZSHCOMPDIR)' '$(DESTDIR)$(FISHCOMPDIR)'
 	$(INSTALL) -m 755 $(BIN) '$(DESTDIR)$(BINDIR)/gpudoctor'
@@ -348,14 +418,19 @@ install: $(BIN) $(MANPAGES) $(COMPLETIONS)
 	$(INSTALL) -m 644 build/completion/gpudoctor.bash '$(DESTDIR)$(BASHCOMPDIR)/gpudoctor'
 	$(INSTALL) -m 644 build/completion/_gpudoctor '$(DESTDIR)$(ZSHCOMPDIR)/_gpudoctor'
 	$(INSTALL) -m 644 build/completion/gpudoctor.fish '$(DESTDIR)$(FISHCOMPDIR)/gpudoctor.fish'
+	for l in $(LINGUAS); do \
+		$(INSTALL) -d "$(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES" && \
+		$(INSTALL) -m 644 "build/locale/$$l/LC_MESSAGES/gpudoctor.mo" "$(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/gpudoctor.mo" || exit 1; \
+	done
 
 uninstall:
 	rm -f '$(DESTDIR)$(BINDIR)/gpudoctor' '$(DESTDIR)$(MANDIR)/man1/gpudoctor.1' \
 		'$(DESTDIR)$(MANDIR)/man7/gpudoctor-causes.7' '$(DESTDIR)$(BASHCOMPDIR)/gpudoctor' \
-		'$(DESTDIR)$(ZSHCOMPDIR)/_gpudoctor' '$(DESTDIR)$(FISHCOMPDIR)/gpudoctor.fish'
+		'$(DESTDIR)$(ZSHCOMPDIR)/_gpudoctor' '$(DESTDIR)$(FISHCOMPDIR)/gpudoctor.fish' \
+		$(patsubst %,'$(DESTDIR)$(LOCALEDIR)/%/LC_MESSAGES/gpudoctor.mo',$(LINGUAS))
 
 # make install into a scratch DESTDIR: the installed program runs, uninstall leaves no file.
-install-test: $(BIN) $(MANPAGES) $(COMPLETIONS)
+install-test: $(BIN) $(MANPAGES) $(COMPLETIONS) $(MO)
 	tests/install
 
 # The manual pages lint clean and name every option --help lists; the completions

@@ -9,6 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "util/i18n.h"
 #include "version.h"
 
 extern char **environ;
@@ -24,6 +25,7 @@ static void usage(FILE *out)
 		     "  --format FORMAT       text (default) or json; markdown for doctor, info, fix\n"
 		     "  --json                short for --format json\n"
 		     "  --color WHEN          auto (default), always or never\n"
+		     "  --lang LANG           en or zh_CN: the text reports' language\n"
 		     "  -v, --verbose         more detail\n"
 		     "  -h, --help            help\n"
 		     "  --version             print the version\n");
@@ -57,6 +59,23 @@ static int command_index(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * A copy of the environment's array of pointers, the environment gpudoctor diagnoses and passes to what it
+ * runs: i18n_setup's setenv may replace an entry of environ in place. NULL when out of memory.
+ */
+static char **environment_copy(void)
+{
+	size_t n = 0;
+	char **copy;
+
+	while (environ[n])
+		n++;
+	copy = calloc(n + 1, sizeof(*copy));
+	if (copy)
+		memcpy(copy, environ, n * sizeof(*copy));
+	return copy;
+}
+
 static bool asks_version(int argc, char **argv)
 {
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
@@ -71,7 +90,7 @@ static bool asks_version(int argc, char **argv)
  */
 int main(int argc, char **argv)
 {
-	struct cmd_options opts = { .envp = environ };
+	struct cmd_options opts = { 0 };
 	const struct command *cmd = cmd_all[0];
 	char **rest;
 	int at, n = 0;
@@ -98,13 +117,18 @@ int main(int argc, char **argv)
 	}
 	/* the arguments without the command word, for the command's own parser */
 	rest = calloc((size_t)argc + 1, sizeof(*rest));
-	if (!rest)
+	opts.envp = environment_copy();
+	if (!rest || !opts.envp) {
+		free(rest);
+		free(opts.envp);
 		return EXIT_INTERNAL;
+	}
 	for (int i = 0; i < argc; i++)
 		if (i != at || at == 0)
 			rest[n++] = argv[i];
 	if (cmd_options_parse(cmd, cmd_all, cmd_count, n, rest, &opts) < 0) {
 		free(rest);
+		free(opts.envp);
 		return EXIT_USAGE;
 	}
 	if (opts.help) {
@@ -113,9 +137,14 @@ int main(int argc, char **argv)
 		else
 			usage(stdout);
 		free(rest);
+		free(opts.envp);
 		return cmd_finish_output(EXIT_READY);
 	}
+	/* JSON stays English: no catalog is even looked for. */
+	if (opts.format != FORMAT_JSON)
+		i18n_setup(opts.lang ? opts.lang : i18n_from_env(opts.envp));
 	n = cmd->run(&opts);
 	free(rest);
+	free(opts.envp);
 	return n;
 }

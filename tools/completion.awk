@@ -6,15 +6,16 @@
 #   awk -v shell=bash|zsh|fish -f tools/cli-tsv.awk -f tools/completion.awk build/gen/cli.tsv
 #
 # What an option's value completes to follows from the name its help gives
-# the value (FORMAT, WHEN, LEVEL, DIR, PATH); a new value name fails here until
+# the value (FORMAT, WHEN, LEVEL, LANG, DIR, PATH); a new value name fails here until
 # it is given a completion below, or declared free text.
 BEGIN {
 	FS = "\t"
 	# in the order the completion functions test them
-	nvalue = split("FORMAT WHEN LEVEL", value_order, " ")
+	nvalue = split("FORMAT WHEN LEVEL LANG", value_order, " ")
 	words["FORMAT"] = "text json markdown"
 	words["WHEN"] = "auto always never"
 	words["LEVEL"] = "error warning"
+	words["LANG"] = "en zh_CN"; kind["LANG"] = "words"
 	kind["FORMAT"] = "words"; kind["WHEN"] = "words"; kind["LEVEL"] = "words"
 	kind["DIR"] = "dir"
 	kind["PATH"] = "python"	# --python PATH: an interpreter

@@ -28,6 +28,7 @@ struct cmd_options {
 	/* global */
 	enum output_format format;
 	enum color_mode color;
+	const char *lang;		/* --lang: "en" or "zh_CN", NULL: from the environment */
 	int verbose;
 	bool help;
 	/* the machine: doctor, info, test, bench, explain --with-doctor */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/str.h"
 
 static const struct cmd_option global_options[] = {
@@ -13,6 +14,8 @@ static const struct cmd_option global_options[] = {
 	{ "json", 0, NULL, OPT_JSON, "short for --format json" },
 	{ "color", 0, "WHEN", OPT_COLOR, "auto (default: only on a terminal, and not with NO_COLOR set), always, never" },
 	{ "colour", 0, "WHEN", OPT_COLOR, NULL },
+	{ "lang", 0, "LANG", OPT_LANG, "the language of the text reports: en or zh_CN (default: from LANGUAGE, "
+	  "LC_ALL, LC_MESSAGES, LANG); JSON is always English" },
 	{ "verbose", 'v', NULL, OPT_VERBOSE, "more detail (repeat for more)" },
 	{ "help", 'h', NULL, OPT_HELP, "this help" },
 	{ "version", 0, NULL, OPT_VERSION, "print the version" },
@@ -95,6 +98,11 @@ static int apply(const struct command *cmd, enum cmd_option_id id, const char *v
 			o->color = COLOR_NEVER;
 		else
 			return bad_value("--color", value, "auto, always or never");
+		break;
+	case OPT_LANG:
+		o->lang = i18n_known(value);
+		if (!o->lang || strcmp(value, "C") == 0 || strcmp(value, "POSIX") == 0)
+			return bad_value("--lang", value, i18n_choices());
 		break;
 	case OPT_VERBOSE:
 		o->verbose++;

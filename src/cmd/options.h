@@ -16,7 +16,7 @@
 #include "cmd/cmd.h"
 
 enum cmd_option_id {
-	OPT_FORMAT = 256, OPT_JSON, OPT_COLOR, OPT_VERBOSE, OPT_HELP, OPT_VERSION,
+	OPT_FORMAT = 256, OPT_JSON, OPT_COLOR, OPT_LANG, OPT_VERBOSE, OPT_HELP, OPT_VERSION,
 	OPT_ROOT, OPT_LOAD_ROOT_LIBS, OPT_TIMEOUT, OPT_STATIC, OPT_PYTHON, OPT_DEEP, OPT_FAST,
 	OPT_FAIL_ON, OPT_TEE, OPT_WITH_DOCTOR, OPT_TEXT, OPT_DURATION, OPT_MAX_TIME, OPT_SEEDS_COMPAT,
 	OPT_KB_DRIVER, OPT_KB_GPU, OPT_KB_PYTHON,
@@ -41,7 +41,7 @@ struct cmd_option_group {
 #define CMD_OPTION_GROUP(name, array) \
 	const struct cmd_option_group name = { array, sizeof(array) / sizeof(array[0]) }
 
-/* Taken by every command: --format, --json, --color, -v, -h, --version. */
+/* Taken by every command: --format, --json, --color, --lang, -v, -h, --version. */
 extern const struct cmd_option_group cmd_global_options;
 /* The machine to look at: --root, --load-root-libraries, --timeout. */
 extern const struct cmd_option_group cmd_machine_options;

@@ -9,6 +9,7 @@
 
 #include "fix/compose.h"
 #include "util/str.h"
+#include "util/i18n.h"
 
 /* Causes whose fix the planner owns when it is asked to solve problem. */
 static bool planner_owns(enum cause_id cause, enum plan_problem problem)
@@ -142,7 +143,7 @@ static void shared_steps(const struct fix_report *r, const struct diagnosis *d, 
 	}
 	/* one reboot after them, unless the PyTorch part reboots later anyway */
 	if (reboot && !(torch && path_has_reboot(torch)))
-		plan_step_add(out, STEP_REBOOT, "sudo reboot", "reboot so the changes above take effect");
+		plan_step_add(out, STEP_REBOOT, "sudo reboot", N_("reboot so the changes above take effect"));
 }
 
 /* shared + the planner's path (NULL: none) as a complete path appended to r->plan. */
@@ -171,7 +172,7 @@ static void add_path(struct fix_report *r, const struct plan_path *shared, const
 		str_copy(p->driver_min, sizeof(p->driver_min), torch->driver_min);
 		p->ok = torch->ok && !p->steps_dropped;
 	} else {
-		plan_step_add(p, STEP_VERIFY, "gpudoctor --fail-on error", "check the whole stack again");
+		plan_step_add(p, STEP_VERIFY, "gpudoctor --fail-on error", N_("check the whole stack again"));
 		plan_check_add(p, "steps", CHECK_UNCHECKED, NULL, "the steps come from the diagnosis' findings; no "
 			       "PyTorch install to check");
 	}

@@ -10,6 +10,7 @@
 #include "plan/plan.h"
 #include "plan/plan_internal.h"
 #include "util/str.h"
+#include "util/i18n.h"
 
 static bool id_is(const struct facts *facts, const char *id)
 {
@@ -261,7 +262,7 @@ int plan_driver_steps(const struct plan_machine *m, const char *need_min, struct
 	if (m->wsl || m->container || !distro) {
 		manual_driver(m, p, need, max_branch);
 		if (!m->wsl && !m->container)
-			plan_step_add(p, STEP_REBOOT, "sudo reboot", "reboot so the new kernel module loads");
+			plan_step_add(p, STEP_REBOOT, "sudo reboot", N_("reboot so the new kernel module loads"));
 		return 0;
 	}
 	kernel = f->system.kernel_release[0] ? f->system.kernel_release : "\"$(uname -r)\"";
@@ -293,7 +294,7 @@ int plan_driver_steps(const struct plan_machine *m, const char *need_min, struct
 		}
 		if (!newest)
 			str_copy(p->driver_branch, sizeof(p->driver_branch), branch);
-		plan_step_add(p, STEP_REBOOT, "sudo reboot", "reboot so the new kernel module loads");
+		plan_step_add(p, STEP_REBOOT, "sudo reboot", N_("reboot so the new kernel module loads"));
 		plan_check_add(p, "driver install", CHECK_PASS, row->source,
 			       "data/driver_install.tsv line %d: %s %s, %s modules, branch %s, serves compute capability %s",
 			       kb_table_driver_install.lines[row->row], row->distro, row->releases, row->flavour, row->branch,

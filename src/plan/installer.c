@@ -12,6 +12,7 @@
 #include "plan/plan.h"
 #include "plan/plan_internal.h"
 #include "util/str.h"
+#include "util/i18n.h"
 
 /* Whether the environment has a package that moves with torch ("torchvision"). */
 bool plan_env_has(const struct plan_machine *m, const char *name)
@@ -286,7 +287,7 @@ static void new_venv_steps(const struct plan_machine *m, struct plan_path *p, ch
 				       "install Python 3 with venv (no interpreter was found)")))
 			s->torch = true;
 	} else if (!py) {
-		plan_step_add(p, STEP_MANUAL, NULL, "install Python 3 from your distribution (no interpreter was found)");
+		plan_step_add(p, STEP_MANUAL, NULL, N_("install Python 3 from your distribution (no interpreter was found)"));
 	}
 	str_printf(cmd, sizeof(cmd), "%s -m venv %s", qbase, qdir);
 	if ((s = plan_step_add(p, STEP_RUN, cmd, "%s", !py ? "create a virtual environment for PyTorch" :
@@ -365,6 +366,6 @@ void plan_verify_steps(struct plan_path *p, const char *interpreter)
 	str_printf(cmd, sizeof(cmd), "%s -c 'import torch; assert torch.cuda.is_available(), \"CUDA is not available\"; "
 		   "print(torch.__version__, torch.version.cuda, [(torch.cuda.get_device_name(i), torch.ones(8, "
 		   "device=i).sum().item()) for i in range(torch.cuda.device_count())])'", interpreter);
-	plan_step_add(p, STEP_VERIFY, cmd, "check: torch sees the GPUs and computes on each");
-	plan_step_add(p, STEP_VERIFY, "gpudoctor --fail-on error", "check the whole stack again");
+	plan_step_add(p, STEP_VERIFY, cmd, N_("check: torch sees the GPUs and computes on each"));
+	plan_step_add(p, STEP_VERIFY, "gpudoctor --fail-on error", N_("check the whole stack again"));
 }

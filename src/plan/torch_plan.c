@@ -13,6 +13,7 @@
 #include "plan/plan.h"
 #include "plan/plan_internal.h"
 #include "util/str.h"
+#include "util/i18n.h"
 
 struct builder {
 	const struct plan_machine *m;
@@ -238,7 +239,7 @@ static void driver_only_path(struct builder *b, const char *id, bool install)
 		if (plan_shell_word(m->env ? m->env->exe : "python", exe, sizeof(exe)) == 0)
 			plan_verify_steps(p, exe);
 	} else {
-		plan_step_add(p, STEP_VERIFY, "gpudoctor --fail-on error", "check the whole stack again");
+		plan_step_add(p, STEP_VERIFY, "gpudoctor --fail-on error", N_("check the whole stack again"));
 	}
 	finish(b);
 }
@@ -296,9 +297,9 @@ static void newest_here(struct builder *b, bool record_unknown)
 	else
 		str_printf(title, sizeof(title), "torch %s with CUDA %s (%s): the newest that runs on %s",
 			   fit.release.version, fit.variant.cuda, fit.variant.variant, m->nccs ? "these GPUs" : "Linux");
-	torch_path(b, "newest", &fit, false, title, b->current[0] ? "the newest features and fixes; a bigger step from "
-		   "your current release, so code and pinned packages may need changes" :
-		   "the newest features and fixes that this machine supports");
+	torch_path(b, "newest", &fit, false, title, b->current[0] ? N_("the newest features and fixes; a bigger step from "
+		   "your current release, so code and pinned packages may need changes") :
+		   N_("the newest features and fixes that this machine supports"));
 }
 
 /* The newest release with any driver the GPUs allow, when that needs a newer driver than the one here. */
@@ -468,16 +469,16 @@ static void from_source(struct builder *b)
 		if (plan_shell_word(base, qbase, sizeof(qbase)) < 0)
 			return;
 		str_printf(cmd, sizeof(cmd), "%s -m venv ~/venvs/torch-src", qbase);
-		plan_step_add(p, STEP_RUN, cmd, "a fresh environment for the build");
+		plan_step_add(p, STEP_RUN, cmd, N_("a fresh environment for the build"));
 		str_copy(py, sizeof(py), "~/venvs/torch-src/bin/python");
 	}
 	str_copy(t->interpreter, sizeof(t->interpreter), py);
-	plan_step_add(p, STEP_RUN, "git clone https://github.com/pytorch/pytorch ~/src/pytorch", "get the source");
+	plan_step_add(p, STEP_RUN, "git clone https://github.com/pytorch/pytorch ~/src/pytorch", N_("get the source"));
 	str_printf(cmd, sizeof(cmd), "cd ~/src/pytorch && git checkout v%s && git submodule sync && git submodule update "
 		   "--init --recursive", rel.version);
-	plan_step_add(p, STEP_RUN, cmd, "the release tag and its submodules");
+	plan_step_add(p, STEP_RUN, cmd, N_("the release tag and its submodules"));
 	str_printf(cmd, sizeof(cmd), "cd ~/src/pytorch && %s -m pip install -r requirements.txt", py);
-	plan_step_add(p, STEP_RUN, cmd, "the build's Python dependencies");
+	plan_step_add(p, STEP_RUN, cmd, N_("the build's Python dependencies"));
 	str_printf(cmd, sizeof(cmd), "cd ~/src/pytorch && CUDA_HOME=/usr/local/cuda-%s TORCH_CUDA_ARCH_LIST='%s' "
 		   "USE_CUDA=1 %s -m pip install --no-build-isolation -v .", toolkit, archs, py);
 	if ((s = plan_step_add(p, STEP_RUN, cmd, "build for compute capability %s only (TORCH_CUDA_ARCH_LIST), with the "

@@ -1,4 +1,5 @@
 #include "probe/facts.h"
+#include "util/i18n.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -49,7 +50,7 @@ void nvml_device_unknown(struct nvml_device *d)
 /* See facts.h. */
 const char *facts_machine(const struct facts *facts)
 {
-	return facts->from_paste ? "the pasted machine" : "this machine";
+	return facts->from_paste ? N_("the pasted machine") : N_("this machine");
 }
 
 /* Frees the environment values (the model's only heap strings) and the model itself; NULL is fine. */

@@ -11,6 +11,7 @@
 #include "util/elf.h"
 #include "util/kv.h"
 #include "util/str.h"
+#include "util/i18n.h"
 
 #define PROC_TEXT_MAX (1024 * 1024)
 #define MODULES_DEP_MAX (16 * 1024 * 1024)
@@ -355,7 +356,7 @@ void probe_kmod(struct facts *f, const struct probe_ctx *ctx)
 			 sizeof(k->sys_module_version));
 	read_proc_modules(k, fs);
 	if (f->container.in_container)
-		fact_status_set(&k->on_disk_status, FACT_UNKNOWN, "kernel modules live on the host");
+		fact_status_set(&k->on_disk_status, FACT_UNKNOWN, N_("kernel modules live on the host"));
 	else
 		find_module_on_disk(k, fs, f->system.kernel_release);
 	read_dkms(f, k, fs, f->system.kernel_release);

@@ -13,6 +13,7 @@
 
 #include "probe/probe_internal.h"
 #include "util/str.h"
+#include "util/i18n.h"
 
 #define VERSION_FILE_MAX (256 * 1024)
 #define CUDA_H_MAX (2 * 1024 * 1024)
@@ -267,8 +268,8 @@ static void choose_active(struct toolkit_facts *t)
 	} order[] = {
 		{ TK_FROM_CUDA_HOME, "CUDA_HOME" },
 		{ TK_FROM_CUDA_PATH, "CUDA_PATH" },
-		{ TK_FROM_NVCC_PATH, "the nvcc on PATH" },
-		{ TK_FROM_DEFAULT_LINK, "the /usr/local/cuda link" },
+		{ TK_FROM_NVCC_PATH, N_("the nvcc on PATH") },
+		{ TK_FROM_DEFAULT_LINK, N_("the /usr/local/cuda link") },
 	};
 
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {

@@ -11,6 +11,7 @@
 #include "paste/paste.h"
 #include "explain/paste_merge.h"
 #include "report/textfmt.h"
+#include "util/i18n.h"
 
 /* A short block: what the paste showed, for the reader to check against the machine. */
 static void print_paste(struct textfmt *t, const struct explain_report *r)
@@ -48,7 +49,7 @@ static void print_paste(struct textfmt *t, const struct explain_report *r)
 		snprintf(buf + used, sizeof(buf) - used, "%s%s", used ? ", " : "",
 			 p->run_gpus ? "started with a GPU flag" : "started without --gpus");
 	if (buf[0])
-		tf_wrapf(t, 0, 2, "%sfrom the paste:%s %s", tf_c(t, TF_BOLD), tf_c(t, TF_RESET), buf);
+		tf_wrapf(t, 0, 2, "%s%s%s %s", tf_c(t, TF_BOLD), _("from the paste:"), tf_c(t, TF_RESET), buf);
 }
 
 /* A matched line under its label ("line 8:", "FILE:8:"), broken at its spaces past the width, never inside a word. */
@@ -73,10 +74,10 @@ static void print_line(struct textfmt *t, const struct explain_report *r, const 
 
 static void print_cause(struct textfmt *t, const struct explain_report *r, const struct explain_cause *c)
 {
-	tf_wrapf(t, 0, 2, "%s%s%s: %s", tf_c(t, TF_BOLD), cause_name(c->cause), tf_c(t, TF_RESET), c->title);
-	tf_line(t, 2, "%sconfidence %d%%%s%s", tf_c(t, TF_DIM), c->confidence,
-		c->confirmed ? ", confirmed on this machine" : "", tf_c(t, TF_RESET));
-	tf_line(t, 2, "%s %lu line%s:", c->from == EXPLAIN_FROM_FACTS ? "read from" : "matched", c->count,
+	tf_wrapf(t, 0, 2, "%s%s%s: %s", tf_c(t, TF_BOLD), cause_name(c->cause), tf_c(t, TF_RESET), i18n_text(c->title));
+	tf_line(t, 2, _("%sconfidence %d%%%s%s"), tf_c(t, TF_DIM), c->confidence,
+		c->confirmed ? _(", confirmed on this machine") : "", tf_c(t, TF_RESET));
+	tf_line(t, 2, _("%s %lu line%s:"), c->from == EXPLAIN_FROM_FACTS ? _("read from") : _("matched"), c->count,
 		c->count == 1 ? "" : "s");
 	for (int i = 0; i < c->nlines; i++) {
 		if (i == EXPLAIN_MAX_LINES - 1 && c->count > (unsigned long)EXPLAIN_MAX_LINES)
@@ -84,7 +85,7 @@ static void print_cause(struct textfmt *t, const struct explain_report *r, const
 		print_line(t, r, &c->lines[i]);
 	}
 	if (c->where[0])
-		tf_wrapf(t, 2, 4, "raised from: %s", c->where);
+		tf_wrapf(t, 2, 4, _("raised from: %s"), c->where);
 	if (c->nvalues > 0) {
 		char values[EXPLAIN_MAX_VALUES * 160] = "";
 		size_t used = 0;
@@ -92,26 +93,26 @@ static void print_cause(struct textfmt *t, const struct explain_report *r, const
 		for (int i = 0; i < c->nvalues && used < sizeof(values); i++)
 			used += (size_t)snprintf(values + used, sizeof(values) - used, "%s%s=%s", i ? ", " : "",
 						 c->values[i].name, c->values[i].value);
-		tf_wrapf(t, 2, 4, "values: %s", values);
+		tf_wrapf(t, 2, 4, _("values: %s"), values);
 	}
 	if (c->detail && c->detail[0])
-		tf_wrap(t, 2, 2, c->detail);
+		tf_wrap(t, 2, 2, i18n_text(c->detail));
 	if (c->doctor_note)
-		tf_wrapf(t, 2, 4, "this machine: %s", c->doctor_note);
+		tf_wrapf(t, 2, 4, _("this machine: %s"), c->doctor_note);
 	if (c->paste_evidence[0] && c->from == EXPLAIN_FROM_BOTH)
-		tf_wrapf(t, 2, 4, "from the paste: %s", c->paste_evidence);
+		tf_wrapf(t, 2, 4, _("from the paste: %s"), c->paste_evidence);
 	if (c->settled > 0)
-		tf_wrapf(t, 2, 4, "the paste settles it: %d other usual cause%s of what was seen left out", c->settled,
+		tf_wrapf(t, 2, 4, _("the paste settles it: %d other usual cause%s of what was seen left out"), c->settled,
 			 c->settled == 1 ? "" : "s");
 	{
 		char missing[256];
 
 		if (explain_paste_missing(r, c, missing, sizeof(missing)))
-			tf_wrapf(t, 2, 4, "not in the paste: %s (the output of `python -m torch.utils.collect_env` settles it)",
+			tf_wrapf(t, 2, 4, _("not in the paste: %s (the output of `python -m torch.utils.collect_env` settles it)"),
 				 missing);
 	}
 	if (c->nchecks > 0) {
-		tf_line(t, 2, "%s:", c->suggested ? "tell it apart" : "confirm it, and rule out the alternatives");
+		tf_line(t, 2, "%s:", c->suggested ? _("tell it apart") : _("confirm it, and rule out the alternatives"));
 		for (int i = 0; i < c->nchecks; i++) {
 			const char *a = c->checks[i].answers;
 
@@ -126,8 +127,8 @@ static void print_cause(struct textfmt *t, const struct explain_report *r, const
 		}
 	}
 	if (c->nfix > 0)
-		report_fix_steps(t, c->fix, c->nfix, (const char *const *)c->alt_titles, c->nalt);
-	tf_wrapf(t, 2, 4, "%ssource: %s%s", tf_c(t, TF_DIM), c->source, tf_c(t, TF_RESET));
+		report_fix_steps(t, c->fix, c->nfix, (const char *const *)c->alt_titles, NULL, c->nalt);
+	tf_wrapf(t, 2, 4, _("%ssource: %s%s"), tf_c(t, TF_DIM), c->source, tf_c(t, TF_RESET));
 }
 
 /* "most likely X — also possible: Y (check: ...), Z (check: ...)": the causes the differential offers beside the top one. */
@@ -148,7 +149,7 @@ static void print_differential(struct textfmt *t, const struct explain_report *r
 	}
 	if (shown == 0)
 		return;
-	tf_wrapf(t, 0, 4, "most likely %s \xe2\x80\x94 also possible: %s", cause_name(r->causes[0].cause), line);
+	tf_wrapf(t, 0, 4, _("most likely %s \xe2\x80\x94 also possible: %s"), cause_name(r->causes[0].cause), line);
 	fputc('\n', t->out);
 }
 
@@ -161,17 +162,17 @@ void report_text_explain(FILE *out, const struct explain_report *r, const struct
 	struct textfmt t = { out, o->color, o->width > 0 ? o->width : 80 };
 
 	if (r->count == 0) {
-		fprintf(out, "gpudoctor explain: no known GPU error in %llu line%s (%llu bytes)\n", r->lines,
+		fprintf(out, _("gpudoctor explain: no known GPU error in %llu line%s (%llu bytes)\n"), r->lines,
 			r->lines == 1 ? "" : "s", r->bytes);
-		fprintf(out, "Run `gpudoctor` to check this machine's GPU stack.\n");
+		fprintf(out, "%s", _("Run `gpudoctor` to check this machine's GPU stack.\n"));
 		return;
 	}
 	fprintf(out, "gpudoctor explain: %s%s%s\n\n", tf_c(&t, TF_BOLD), cause_name(r->causes[0].cause), tf_c(&t, TF_RESET));
 	print_differential(&t, r);
-	fprintf(out, "%smost likely cause%s\n", tf_c(&t, TF_BOLD), tf_c(&t, TF_RESET));
+	fprintf(out, "%s%s%s\n", tf_c(&t, TF_BOLD), _("most likely cause"), tf_c(&t, TF_RESET));
 	print_cause(&t, r, &r->causes[0]);
 	if (r->count > 1) {
-		fprintf(out, "\n%sother candidates%s\n", tf_c(&t, TF_BOLD), tf_c(&t, TF_RESET));
+		fprintf(out, "\n%s%s%s\n", tf_c(&t, TF_BOLD), _("other candidates"), tf_c(&t, TF_RESET));
 		for (size_t i = 1; i < r->count; i++) {
 			const struct explain_cause *c = &r->causes[i];
 
@@ -180,15 +181,15 @@ void report_text_explain(FILE *out, const struct explain_report *r, const struct
 				fputc('\n', out);
 				continue;
 			}
-			tf_wrapf(&t, 0, 4, "%s: %s %s(%d%%, line %lu)%s", cause_name(c->cause), c->title, tf_c(&t, TF_DIM), c->confidence,
+			tf_wrapf(&t, 0, 4, _("%s: %s %s(%d%%, line %lu)%s"), cause_name(c->cause), i18n_text(c->title), tf_c(&t, TF_DIM), c->confidence,
 				 c->nlines ? c->lines[0].number : 0, tf_c(&t, TF_RESET));
 		}
 		if (!o->verbose)
-			fprintf(out, "%s(-v shows each candidate in full)%s\n", tf_c(&t, TF_DIM), tf_c(&t, TF_RESET));
+			fprintf(out, "%s%s%s\n", tf_c(&t, TF_DIM), _("(-v shows each candidate in full)"), tf_c(&t, TF_RESET));
 	}
 	if (r->paste && paste_saw_any(r->paste))
 		fputc('\n', out);
 	print_paste(&t, r);
-	fprintf(out, "\n%sscanned %llu line%s, %llu bytes%s\n", tf_c(&t, TF_DIM), r->lines, r->lines == 1 ? "" : "s",
+	fprintf(out, _("\n%sscanned %llu line%s, %llu bytes%s\n"), tf_c(&t, TF_DIM), r->lines, r->lines == 1 ? "" : "s",
 		r->bytes, tf_c(&t, TF_RESET));
 }

@@ -5,6 +5,8 @@
 
 #include "report/report.h"
 #include "report/text_facts.h"
+#include "report/textfmt.h"
+#include "util/i18n.h"
 #include "version.h"
 
 /* Table cells cannot hold '|' or newlines. */
@@ -31,38 +33,39 @@ static void facts_block(FILE *out, const struct facts *facts, int detail)
 
 static void finding_section(FILE *out, const struct finding *f)
 {
-	fprintf(out, "\n#### `%s` (%s): %s\n\n", cause_name(f->cause), severity_name(f->severity), f->title);
+	fprintf(out, "\n#### `%s` (%s): %s\n\n", cause_name(f->cause), severity_name(f->severity), shown_text(f->title, f->title_local));
 	if (f->nblocked)
-		fprintf(out, "_Follows from `%s`._\n\n", cause_name(f->blocked_by[0]));
+		fprintf(out, _("_Follows from `%s`._\n\n"), cause_name(f->blocked_by[0]));
 	if (f->detail)
-		fprintf(out, "%s\n", f->detail);
+		fprintf(out, "%s\n", shown_text(f->detail, f->detail_local));
 	if (f->nevidence) {
-		fprintf(out, "\nEvidence:\n");
+		fprintf(out, "\n%s\n", _("Evidence:"));
 		for (int i = 0; i < f->nevidence; i++)
-			fprintf(out, "- %s: %s%s%s%s\n", f->evidence[i].fact, f->evidence[i].value,
+			fprintf(out, "- %s: %s%s%s%s\n", i18n_text(f->evidence[i].fact),
+				shown_text(f->evidence[i].value, f->evidence[i].value_local),
 				f->evidence[i].source[0] ? " (`" : "", f->evidence[i].source,
 				f->evidence[i].source[0] ? "`)" : "");
 		if (f->evidence_dropped)
-			fprintf(out, "- (%d more not shown)\n", f->evidence_dropped);
+			fprintf(out, _("- (%d more not shown)\n"), f->evidence_dropped);
 	}
 	if (f->nfix) {
 		for (int alt = 0; alt <= f->nalt; alt++) {
 			int n = 0;
 
 			if (alt == 0)
-				fprintf(out, "\nFix:\n");
+				fprintf(out, "\n%s\n", _("Fix:"));
 			else
-				fprintf(out, "\nOr instead, %s:\n", f->alt_titles[alt - 1]);
+				fprintf(out, _("\nOr instead, %s:\n"), shown_text(f->alt_titles[alt - 1], f->alt_titles_local[alt - 1]));
 			for (int i = 0; i < f->nfix; i++) {
 				if (f->fix[i].alt != alt)
 					continue;
-				fprintf(out, "%d. %s\n", ++n, f->fix[i].text);
+				fprintf(out, "%d. %s\n", ++n, shown_text(f->fix[i].text, f->fix[i].text_local));
 				if (f->fix[i].command)
 					fprintf(out, "   ```sh\n   %s\n   ```\n", f->fix[i].command);
 			}
 		}
 		if (f->fix_dropped)
-			fprintf(out, "\n(%d more steps not shown)\n", f->fix_dropped);
+			fprintf(out, _("\n(%d more steps not shown)\n"), f->fix_dropped);
 	}
 }
 
@@ -72,24 +75,24 @@ static void finding_section(FILE *out, const struct finding *f)
  */
 void report_markdown_doctor(FILE *out, const struct facts *facts, const struct diagnosis *d)
 {
-	fprintf(out, "## gpudoctor report\n\n**Verdict:** %s", verdict_name(d->verdict));
+	fprintf(out, _("## gpudoctor report\n\n**Verdict:** %s"), verdict_name(d->verdict));
 	if (d->root_cause)
-		fprintf(out, " (root cause `%s`)", cause_name(d->root_cause->cause));
-	fprintf(out, ": %s\n", d->summary);
+		fprintf(out, _(" (root cause `%s`)"), cause_name(d->root_cause->cause));
+	fprintf(out, ": %s\n", d->summary_local[0] ? d->summary_local : d->summary);
 	if (d->findings.count) {
-		fprintf(out, "\n| severity | id | finding |\n|---|---|---|\n");
+		fprintf(out, "%s", _("\n| severity | id | finding |\n|---|---|---|\n"));
 		for (size_t i = 0; i < d->findings.count; i++) {
 			const struct finding *f = &d->findings.items[i];
 
 			fprintf(out, "| %s | `%s` | ", severity_name(f->severity), cause_name(f->cause));
-			cell(out, f->title);
+			cell(out, shown_text(f->title, f->title_local));
 			fprintf(out, " |\n");
 		}
 		for (size_t i = 0; i < d->findings.count; i++)
 			if (d->findings.items[i].severity != SEV_INFO || d->findings.count == 1)
 				finding_section(out, &d->findings.items[i]);
 	}
-	fprintf(out, "\n### Facts\n\n");
+	fprintf(out, "%s", _("\n### Facts\n\n"));
 	facts_block(out, facts, 1);
 	fprintf(out, "\n_gpudoctor %s_\n", gd_version);
 }

@@ -1,14 +1,19 @@
 #include "report/text_facts.h"
 
+#include "util/i18n.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define LABEL_WIDTH 11
 
+/* A section's label (marked N_ where it is named), in the text reports' language, padded to LABEL_WIDTH columns. */
 static void label(struct textfmt *t, const char *name)
 {
-	fprintf(t->out, "  %s%-*s%s", tf_c(t, TF_BOLD), LABEL_WIDTH, name, tf_c(t, TF_RESET));
+	fprintf(t->out, "  %s", tf_c(t, TF_BOLD));
+	tf_pad(t, i18n_text(name), LABEL_WIDTH);
+	fputs(tf_c(t, TF_RESET), t->out);
 }
 
 static void cont(struct textfmt *t)
@@ -22,55 +27,55 @@ static void denied_line(struct textfmt *t, const struct fact_status *st)
 	if (!st->denied)
 		return;
 	cont(t);
-	fprintf(t->out, "%sincomplete: %s%s\n", tf_c(t, TF_YELLOW), st->reason, tf_c(t, TF_RESET));
+	fprintf(t->out, _("%sincomplete: %s%s\n"), tf_c(t, TF_YELLOW), i18n_text(st->reason), tf_c(t, TF_RESET));
 }
 
 static void system_lines(struct textfmt *t, const struct facts *f, int detail)
 {
 	const struct system_facts *s = &f->system;
 
-	label(t, "system");
-	fprintf(t->out, "%s, kernel %s, %s, glibc %s\n", s->os_pretty[0] ? s->os_pretty : "unknown OS",
-		s->kernel_release[0] ? s->kernel_release : "unknown", s->arch[0] ? s->arch : "unknown arch",
-		s->glibc_version[0] ? s->glibc_version : "unknown");
+	label(t, N_("system"));
+	fprintf(t->out, _("%s, kernel %s, %s, glibc %s\n"), s->os_pretty[0] ? s->os_pretty : _("unknown OS"),
+		s->kernel_release[0] ? s->kernel_release : _("unknown"), s->arch[0] ? s->arch : _("unknown arch"),
+		s->glibc_version[0] ? s->glibc_version : _("unknown"));
 	if (detail > 0) {
 		cont(t);
-		fprintf(t->out, "%s, %d CPUs, %.1f GiB memory (%.1f GiB available)\n",
-			s->cpu_model[0] ? s->cpu_model : "unknown CPU", s->cpu_count,
+		fprintf(t->out, _("%s, %d CPUs, %.1f GiB memory (%.1f GiB available)\n"),
+			s->cpu_model[0] ? s->cpu_model : _("unknown CPU"), s->cpu_count,
 			(double)s->mem_total_kib / 1048576.0, (double)s->mem_available_kib / 1048576.0);
 		cont(t);
-		fprintf(t->out, "user %s (uid %u%s)\n", s->user.name, (unsigned)s->user.uid, s->user.is_root ? ", root" : "");
+		fprintf(t->out, _("user %s (uid %u%s)\n"), s->user.name, (unsigned)s->user.uid, s->user.is_root ? _(", root") : "");
 	}
 	if (!f->live) {
 		cont(t);
-		fprintf(t->out, "read from root %s\n", f->root);
+		fprintf(t->out, _("read from root %s\n"), f->root);
 	}
 }
 
 static void gpu_lines(struct textfmt *t, const struct facts *f)
 {
-	label(t, "gpu");
+	label(t, N_("gpu"));
 	if (f->pci.count == 0)
 		fprintf(t->out, "%s\n", f->pci.status.state == FACT_OK ? "no NVIDIA device on the PCI bus"
-									 : f->pci.status.reason);
+									 : i18n_text(f->pci.status.reason));
 	for (int i = 0; i < f->pci.count; i++) {
 		const struct pci_gpu *g = &f->pci.gpus[i];
 
 		if (i)
 			cont(t);
 		fprintf(t->out, "%s %s [%04x:%04x]", g->address,
-			g->kb_name[0] ? g->kb_name : g->name[0] ? g->name : "NVIDIA device", g->vendor, g->device);
+			g->kb_name[0] ? g->kb_name : g->name[0] ? g->name : _("NVIDIA device"), g->vendor, g->device);
 		if (g->cc[0])
 			fprintf(t->out, " sm_%.*s%s", (int)strcspn(g->cc, "."), g->cc,
 				strchr(g->cc, '.') ? strchr(g->cc, '.') + 1 : "");
-		fprintf(t->out, ", driver %s", g->driver[0] ? g->driver : "none");
+		fprintf(t->out, _(", driver %s"), g->driver[0] ? g->driver : _("none"));
 		if (g->link_width > 0)
 			fprintf(t->out, ", x%d %s", g->link_width, g->link_speed);
 		fputc('\n', t->out);
 	}
 	if (f->pci.other_display_count) {
 		cont(t);
-		fprintf(t->out, "other display: %s\n", f->pci.other_display);
+		fprintf(t->out, _("other display: %s\n"), f->pci.other_display);
 	}
 }
 
@@ -79,33 +84,33 @@ static void driver_lines(struct textfmt *t, const struct facts *f, int detail)
 	const struct kmod_facts *k = &f->kmod;
 	int shown = 0;
 
-	label(t, "driver");
+	label(t, N_("driver"));
 	if (k->nvrm_version[0])
-		fprintf(t->out, "kernel module %s%s loaded", k->nvrm_version, k->open_kernel_module ? " (open)" : "");
+		fprintf(t->out, _("kernel module %s%s loaded"), k->nvrm_version, k->open_kernel_module ? _(" (open)") : "");
 	else
-		fprintf(t->out, "kernel module not loaded");
-	fprintf(t->out, "; modules:%s%s%s%s%s\n", k->nvidia ? " nvidia" : "", k->nvidia_uvm ? " nvidia_uvm" : "",
+		fprintf(t->out, _("kernel module not loaded"));
+	fprintf(t->out, _("; modules:%s%s%s%s%s\n"), k->nvidia ? " nvidia" : "", k->nvidia_uvm ? " nvidia_uvm" : "",
 		k->nvidia_drm ? " nvidia_drm" : "", k->nvidia_modeset ? " nvidia_modeset" : "",
-		k->nouveau ? " nouveau" : (k->nvidia ? "" : " none"));
+		k->nouveau ? " nouveau" : (k->nvidia ? "" : _(" none")));
 	if (detail > 0 || !k->nvidia) {
 		cont(t);
-		fprintf(t->out, "module file: %s%s; DKMS: %s; Secure Boot: %s\n",
-			k->module_on_disk ? k->module_path : k->on_disk_status.reason[0] ? k->on_disk_status.reason : "none",
-			strcmp(k->module_license, "Dual MIT/GPL") == 0 ? " (open)" : "", k->dkms_count ? k->dkms_versions[0] : "none",
-			k->secure_boot < 0 ? "unknown" : k->secure_boot ? "on" : "off");
+		fprintf(t->out, _("module file: %s%s; DKMS: %s; Secure Boot: %s\n"),
+			k->module_on_disk ? k->module_path : k->on_disk_status.reason[0] ? i18n_text(k->on_disk_status.reason) : _("none"),
+			strcmp(k->module_license, "Dual MIT/GPL") == 0 ? _(" (open)") : "", k->dkms_count ? k->dkms_versions[0] : _("none"),
+			k->secure_boot < 0 ? _("unknown") : k->secure_boot ? _("on") : _("off"));
 	}
 	cont(t);
-	fprintf(t->out, "device nodes:");
+	fprintf(t->out, _("device nodes:"));
 	for (int i = 0; i < k->node_count; i++) {
 		if (!detail && shown >= 6) {
 			fprintf(t->out, " …");
 			break;
 		}
 		fprintf(t->out, " %s%s", k->nodes[i].path + 5,
-			k->nodes[i].can_read && k->nodes[i].can_write ? "" : " (no access)");
+			k->nodes[i].can_read && k->nodes[i].can_write ? "" : _(" (no access)"));
 		shown++;
 	}
-	fprintf(t->out, "%s\n", k->node_count ? "" : " none");
+	fprintf(t->out, "%s\n", k->node_count ? "" : _(" none"));
 	denied_line(t, &k->status);
 }
 
@@ -118,12 +123,12 @@ static void lib_line(struct textfmt *t, const char *name, const struct lib_choic
 		fprintf(t->out, "%s%s%s [%s]%s\n", c->path, strcmp(c->path, c->resolved) ? " -> " : "",
 			strcmp(c->path, c->resolved) ? c->resolved : "", lib_origin_name(c->origin), c->is_stub ? " STUB" : "");
 	else
-		fprintf(t->out, "%s\n", ch->status.reason);
+		fprintf(t->out, "%s\n", i18n_text(ch->status.reason));
 	for (int i = 0; detail > 1 && i < ch->count; i++) {
 		if (i == ch->chosen)
 			continue;
 		cont(t);
-		fprintf(t->out, "also %s [%s]\n", ch->candidates[i].resolved, lib_origin_name(ch->candidates[i].origin));
+		fprintf(t->out, _("also %s [%s]\n"), ch->candidates[i].resolved, lib_origin_name(ch->candidates[i].origin));
 	}
 	if (c)
 		denied_line(t, &ch->status);
@@ -133,29 +138,29 @@ static void toolkit_lines(struct textfmt *t, const struct facts *f, int detail)
 {
 	const struct toolkit_facts *tk = &f->toolkits;
 
-	label(t, "toolkits");
+	label(t, N_("toolkits"));
 	if (tk->count == 0)
-		fprintf(t->out, "none\n");
+		fprintf(t->out, _("none\n"));
 	for (int i = 0; i < tk->count; i++) {
 		const struct toolkit *k = &tk->items[i];
 
 		if (i)
 			cont(t);
 		fprintf(t->out, "%s%s %s%s%s%s\n", k->active ? "* " : "", k->real_path,
-			k->exists ? (k->version[0] ? k->version : "version unknown") : "MISSING",
-			k->active ? " (active: " : "", k->active ? tk->active_reason : "", k->active ? ")" : "");
+			k->exists ? (k->version[0] ? k->version : _("version unknown")) : _("MISSING"),
+			k->active ? _(" (active: ") : "", k->active ? i18n_text(tk->active_reason) : "", k->active ? _(")") : "");
 		if (detail > 1 && k->version_source[0]) {
 			cont(t);
-			fprintf(t->out, "  version from %s\n", k->version_source);
+			fprintf(t->out, _("  version from %s\n"), k->version_source);
 		}
 	}
 	if (tk->count > 0 && !tk->nvcc_on_path[0]) {
 		cont(t);
-		fprintf(t->out, "no nvcc on PATH\n");
+		fprintf(t->out, _("no nvcc on PATH\n"));
 	}
 	if (tk->extension_build[0]) {
 		cont(t);
-		fprintf(t->out, "CUDA extension build: %s\n", tk->extension_build);
+		fprintf(t->out, _("CUDA extension build: %s\n"), tk->extension_build);
 	}
 	denied_line(t, &tk->status);
 }
@@ -164,16 +169,16 @@ static void cudnn_lines(struct textfmt *t, const struct facts *f)
 {
 	const struct cudnn_facts *c = &f->cudnn;
 
-	label(t, "cudnn");
+	label(t, N_("cudnn"));
 	if (c->count == 0)
-		fprintf(t->out, "none\n");
+		fprintf(t->out, _("none\n"));
 	for (int i = 0; i < c->count; i++) {
 		if (i)
 			cont(t);
-		fprintf(t->out, "%s %s %s (%s)", c->items[i].kind == CUDNN_HEADER ? "header " : "library",
+		fprintf(t->out, "%s %s %s (%s)", c->items[i].kind == CUDNN_HEADER ? _("header ") : _("library"),
 			c->items[i].version, c->items[i].path, c->items[i].where);
 		if (c->items[i].cuda_major > 0)
-			fprintf(t->out, ", built for CUDA %d", c->items[i].cuda_major);
+			fprintf(t->out, _(", built for CUDA %d"), c->items[i].cuda_major);
 		fputc('\n', t->out);
 	}
 	denied_line(t, &c->status);
@@ -214,7 +219,7 @@ static void env_lines(struct textfmt *t, const struct facts *f, int detail)
 {
 	int shown = 0;
 
-	label(t, "env");
+	label(t, N_("env"));
 	for (int i = 0; i < f->env.count; i++) {
 		const struct env_var *v = &f->env.vars[i];
 
@@ -225,11 +230,11 @@ static void env_lines(struct textfmt *t, const struct facts *f, int detail)
 		env_value(t, v);
 		if (strcmp(v->name, "CUDA_VISIBLE_DEVICES") == 0 && f->env.visible_origin[0]) {
 			cont(t);
-			fprintf(t->out, "  set by %s (%s)\n", f->env.visible_origin, f->env.visible_origin_detail);
+			fprintf(t->out, _("  set by %s (%s)\n"), f->env.visible_origin, f->env.visible_origin_detail);
 		}
 	}
 	if (!shown)
-		fprintf(t->out, "no CUDA-related variables set\n");
+		fprintf(t->out, _("no CUDA-related variables set\n"));
 }
 
 static void cuda_version(char *out, size_t outsz, int v)
@@ -240,11 +245,11 @@ static void cuda_version(char *out, size_t outsz, int v)
 		snprintf(out, outsz, "?");
 }
 
-/* A number, or "unknown" for the -1 NVML leaves in what it could not read: never "-1%" or "-1 C". */
+/* A number, or _("unknown") for the -1 NVML leaves in what it could not read: never "-1%" or "-1 C". */
 static const char *num_or_unknown(char *buf, size_t bufsz, long long v, const char *unit)
 {
 	if (v < 0)
-		return "unknown";
+		return _("unknown");
 	snprintf(buf, bufsz, "%lld%s", v, unit);
 	return buf;
 }
@@ -255,35 +260,35 @@ static void nvml_device_lines(struct textfmt *t, const struct runtime_facts *rt,
 	char used[32], total[32], util[16], temp[16], slow[160];
 
 	cont(t);
-	fprintf(t->out, "  nvml:%d %s %s, memory used %s of %s MiB, utilization %s, temperature %s", i, d->name, d->uuid,
+	fprintf(t->out, _("  nvml:%d %s %s, memory used %s of %s MiB, utilization %s, temperature %s"), i, d->name, d->uuid,
 		num_or_unknown(used, sizeof(used), d->mem_used_mib, ""),
 		num_or_unknown(total, sizeof(total), d->mem_total_mib, ""),
 		num_or_unknown(util, sizeof(util), d->utilization, "%"),
 		num_or_unknown(temp, sizeof(temp), d->temperature_c, " C"));
 	if (d->fan_percent >= 0)
-		fprintf(t->out, ", fan %d%%", d->fan_percent);
+		fprintf(t->out, _(", fan %d%%"), d->fan_percent);
 	if (d->pstate >= 0)
 		fprintf(t->out, ", P%d", d->pstate);
 	if (gpu_clock_events_text(d->clock_events, GPU_CLOCKS_SLOWDOWNS, slow, sizeof(slow)))
-		fprintf(t->out, ", slowed: %s", slow);
+		fprintf(t->out, _(", slowed: %s"), slow);
 	fputc('\n', t->out);
 	for (int k = 0; k < d->nprocs; k++) {
 		const struct gpu_process *p = &d->procs[k];
 		char mib[32];
 
 		cont(t);
-		fprintf(t->out, "    pid %u, %s MiB", p->pid, num_or_unknown(mib, sizeof(mib), p->used_mib, ""));
+		fprintf(t->out, _("    pid %u, %s MiB"), p->pid, num_or_unknown(mib, sizeof(mib), p->used_mib, ""));
 		if (p->seen)
 			fprintf(t->out, ", %s: %s", p->user[0] ? p->user : "uid ?", p->command[0] ? p->command : "?");
 		fputc('\n', t->out);
 	}
 	if (d->procs_total > 0) {
 		cont(t);
-		fprintf(t->out, "    %d processes (too many to list)\n", d->procs_total);
+		fprintf(t->out, _("    %d processes (too many to list)\n"), d->procs_total);
 	}
 	if (d->nprocs > 0 && rt->procs_foreign_pids) {
 		cont(t);
-		fprintf(t->out, "    (pids are the host's: not visible from inside this container)\n");
+		fprintf(t->out, _("    (pids are the host's: not visible from inside this container)\n"));
 	}
 }
 
@@ -292,35 +297,35 @@ static void runtime_lines(struct textfmt *t, const struct facts *f, int detail)
 	const struct runtime_facts *rt = &f->runtime;
 	char v[16];
 
-	label(t, "runtime");
+	label(t, N_("runtime"));
 	if (!rt->ran) {
-		fprintf(t->out, "%s\n", rt->status.reason[0] ? rt->status.reason : "driver not called");
+		fprintf(t->out, "%s\n", rt->status.reason[0] ? i18n_text(rt->status.reason) : _("driver not called"));
 		return;
 	}
 	if (rt->hung || rt->crashed) {
-		fprintf(t->out, "%s\n", rt->status.reason);
+		fprintf(t->out, "%s\n", i18n_text(rt->status.reason));
 		return;
 	}
 	if (rt->nvml_lib.attempted) {
 		if (!rt->nvml_lib.loaded)
-			fprintf(t->out, "NVML: cannot load (%s)\n", rt->nvml_lib.load_error);
+			fprintf(t->out, _("NVML: cannot load (%s)\n"), rt->nvml_lib.load_error);
 		else if (rt->nvml_lib.init)
-			fprintf(t->out, "NVML: init failed, %s\n", rt->nvml_lib.init_name);
+			fprintf(t->out, _("NVML: init failed, %s\n"), rt->nvml_lib.init_name);
 		else {
 			cuda_version(v, sizeof(v), rt->nvml_cuda_version);
-			fprintf(t->out, "NVML: driver %s, CUDA %s, %d GPU%s\n", rt->nvml_driver_version, v, rt->nvml_count,
+			fprintf(t->out, _("NVML: driver %s, CUDA %s, %d GPU%s\n"), rt->nvml_driver_version, v, rt->nvml_count,
 				rt->nvml_count == 1 ? "" : "s");
 		}
 		cont(t);
 	}
 	if (rt->cuda_lib.attempted) {
 		if (!rt->cuda_lib.loaded)
-			fprintf(t->out, "CUDA: cannot load (%s)\n", rt->cuda_lib.load_error);
+			fprintf(t->out, _("CUDA: cannot load (%s)\n"), rt->cuda_lib.load_error);
 		else if (rt->cuda_lib.init)
-			fprintf(t->out, "CUDA: cuInit failed, %s\n", rt->cuda_lib.init_name);
+			fprintf(t->out, _("CUDA: cuInit failed, %s\n"), rt->cuda_lib.init_name);
 		else {
 			cuda_version(v, sizeof(v), rt->cuda_driver_version);
-			fprintf(t->out, "CUDA: driver API %s, %d device%s visible (%.0f ms)\n", v, rt->cuda_count,
+			fprintf(t->out, _("CUDA: driver API %s, %d device%s visible (%.0f ms)\n"), v, rt->cuda_count,
 				rt->cuda_count == 1 ? "" : "s", rt->elapsed_ms);
 		}
 	} else {
@@ -330,7 +335,7 @@ static void runtime_lines(struct textfmt *t, const struct facts *f, int detail)
 		const struct cuda_device *d = &rt->cuda[i];
 
 		cont(t);
-		fprintf(t->out, "  cuda:%d %s sm_%d%d, %lld MiB, %d SMs, %s\n", i, d->name, d->cc_major, d->cc_minor,
+		fprintf(t->out, _("  cuda:%d %s sm_%d%d, %lld MiB, %d SMs, %s\n"), i, d->name, d->cc_major, d->cc_minor,
 			d->mem_total_mib, d->sm_count, d->bus_id);
 	}
 	for (int i = 0; detail > 0 && i < rt->nvml_ndev; i++)
@@ -342,9 +347,9 @@ static void python_lines(struct textfmt *t, const struct facts *f, int detail)
 	const struct python_facts *p = &f->python;
 	int shown = 0;
 
-	label(t, "python");
+	label(t, N_("python"));
 	if (p->count == 0) {
-		fprintf(t->out, "no interpreter found\n");
+		fprintf(t->out, _("no interpreter found\n"));
 		denied_line(t, &p->status);
 		return;
 	}
@@ -358,14 +363,14 @@ static void python_lines(struct textfmt *t, const struct facts *f, int detail)
 			cont(t);
 		fprintf(t->out, "%s%s %s", i == p->selected ? "* " : "", py->exe, py->version[0] ? py->version : "?");
 		if (tt)
-			fprintf(t->out, ", torch %s (%s%s%s%s%s)", tt->version,
-				tt->cuda[0] ? "CUDA " : tt->hip[0] ? "ROCm " : "CPU only", tt->cuda[0] ? tt->cuda : tt->hip,
-				tt->user_site ? ", user site" : "",
+			fprintf(t->out, _(", torch %s (%s%s%s%s%s)"), tt->version,
+				tt->cuda[0] ? "CUDA " : tt->hip[0] ? "ROCm " : _("CPU only"), tt->cuda[0] ? tt->cuda : tt->hip,
+				tt->user_site ? _(", user site") : "",
 				/* on the path through PYTHONPATH or a .pth file, not as a site directory */
-				py->torch_from[0] && strcmp(py->torch_from, "site") != 0 ? ", via " : "",
+				py->torch_from[0] && strcmp(py->torch_from, "site") != 0 ? _(", via ") : "",
 				py->torch_from[0] && strcmp(py->torch_from, "site") != 0 ? py->torch_from : "");
 		else
-			fprintf(t->out, ", no torch");
+			fprintf(t->out, _(", no torch"));
 		fputc('\n', t->out);
 	}
 	denied_line(t, &p->status);
@@ -374,14 +379,14 @@ static void python_lines(struct textfmt *t, const struct facts *f, int detail)
 
 		cont(t);
 		if (!d->ok || d->error[0]) {
-			fprintf(t->out, "import torch failed: %s\n", d->error);
+			fprintf(t->out, _("import torch failed: %s\n"), d->error);
 			return;
 		}
-		fprintf(t->out, "import torch: %s, cuda %s, is_available() = %s (%.0f ms)\n", d->version,
+		fprintf(t->out, _("import torch: %s, cuda %s, is_available() = %s (%.0f ms)\n"), d->version,
 			d->cuda[0] ? d->cuda : "None", d->available == 1 ? "True" : "False", d->elapsed_ms);
 		for (int i = 0; i < d->ndevices; i++) {
 			cont(t);
-			fprintf(t->out, "  cuda:%d %s (sm %s): tensor test %s\n", i, d->devices[i].name, d->devices[i].cc,
+			fprintf(t->out, _("  cuda:%d %s (sm %s): tensor test %s\n"), i, d->devices[i].name, d->devices[i].cc,
 				d->devices[i].test);
 		}
 	}
@@ -391,24 +396,24 @@ static void platform_lines(struct textfmt *t, const struct facts *f)
 {
 	const struct container_facts *c = &f->container;
 
-	label(t, "platform");
+	label(t, N_("platform"));
 	if (c->in_container)
-		fprintf(t->out, "container (%s: %s)", c->runtime, c->evidence);
+		fprintf(t->out, _("container (%s: %s)"), c->runtime, c->evidence);
 	else
-		fprintf(t->out, "not in a container");
+		fprintf(t->out, _("not in a container"));
 	if (c->wsl)
-		fprintf(t->out, "; WSL %d (%s), /dev/dxg %s", c->wsl_version, c->wsl_evidence, c->dev_dxg ? "present" : "missing");
+		fprintf(t->out, _("; WSL %d (%s), /dev/dxg %s"), c->wsl_version, c->wsl_evidence, c->dev_dxg ? _("present") : _("missing"));
 	fputc('\n', t->out);
 	if (f->container_host.engine && f->container_host.status.state == FACT_OK) {
 		const struct container_host_facts *h = &f->container_host;
 
 		cont(t);
-		fprintf(t->out, "container engines: %s; NVIDIA Container Toolkit %s", h->engines,
+		fprintf(t->out, _("container engines: %s; NVIDIA Container Toolkit %s"), h->engines,
 			h->nvidia_ctk[0] || h->nvidia_container_runtime[0] || h->nvidia_container_runtime_hook[0] ||
-			h->nvidia_container_cli[0] ? "installed" : "not found");
+			h->nvidia_container_cli[0] ? _("installed") : _("not found"));
 		if (h->docker)
-			fprintf(t->out, ", Docker runtime %s", h->docker_runtime[0] ? h->docker_runtime : "not registered");
-		fprintf(t->out, ", %d NVIDIA CDI spec%s\n", h->ncdi, h->ncdi == 1 ? "" : "s");
+			fprintf(t->out, _(", Docker runtime %s"), h->docker_runtime[0] ? h->docker_runtime : _("not registered"));
+		fprintf(t->out, _(", %d NVIDIA CDI spec%s\n"), h->ncdi, h->ncdi == 1 ? "" : "s");
 	}
 }
 
@@ -419,27 +424,27 @@ static void kernlog_lines(struct textfmt *t, const struct facts *f, int detail)
 
 	if (k->status.state != FACT_OK) {
 		if (detail > 0) {
-			label(t, "kernel log");
-			fprintf(t->out, "%s\n", k->status.reason);
+			label(t, N_("kernel log"));
+			fprintf(t->out, "%s\n", i18n_text(k->status.reason));
 		}
 		return;
 	}
-	label(t, "kernel log");
-	fprintf(t->out, "%s%s: ", k->source, k->this_boot_only ? ", this boot" : ", boots not told apart");
+	label(t, N_("kernel log"));
+	fprintf(t->out, _("%s%s: "), k->source, k->this_boot_only ? _(", this boot") : _(", boots not told apart"));
 	if (k->nxids) {
 		const struct klog_xid *x = &k->xids[k->nxids - 1];
 
-		fprintf(t->out, "%d Xid event%s, latest Xid %d%s%s", k->nxids, k->nxids == 1 ? "" : "s", x->xid,
-			x->bus_id[0] ? " on " : "", x->bus_id);
+		fprintf(t->out, _("%d Xid event%s, latest Xid %d%s%s"), k->nxids, k->nxids == 1 ? "" : "s", x->xid,
+			x->bus_id[0] ? _(" on ") : "", x->bus_id);
 	} else {
-		fprintf(t->out, "no Xid event");
+		fprintf(t->out, _("no Xid event"));
 	}
 	if (k->gsp_refused)
-		fprintf(t->out, "; the open module refused %s (no GSP)", k->gsp_bus_id[0] ? k->gsp_bus_id : "a GPU");
+		fprintf(t->out, _("; the open module refused %s (no GSP)"), k->gsp_bus_id[0] ? k->gsp_bus_id : _("a GPU"));
 	if (k->legacy_branch[0])
-		fprintf(t->out, "; %s left to the %s legacy driver", k->legacy_gpu[0] ? k->legacy_gpu : "a GPU", k->legacy_branch);
+		fprintf(t->out, _("; %s left to the %s legacy driver"), k->legacy_gpu[0] ? k->legacy_gpu : _("a GPU"), k->legacy_branch);
 	if (k->probe_failed)
-		fprintf(t->out, "; nvidia probe failed%s%s", k->probe_failed_bus_id[0] ? " on " : "", k->probe_failed_bus_id);
+		fprintf(t->out, _("; nvidia probe failed%s%s"), k->probe_failed_bus_id[0] ? _(" on ") : "", k->probe_failed_bus_id);
 	fputc('\n', t->out);
 }
 
@@ -450,13 +455,13 @@ static void gres_lines(struct textfmt *t, const struct facts *f)
 
 	if (g->status.state != FACT_OK)
 		return;
-	label(t, "slurm");
+	label(t, N_("slurm"));
 	if (g->gpus >= 0)
-		fprintf(t->out, "%s promises %s %d GPU%s%s%s%s\n", g->path, g->node[0] ? g->node : "this node", g->gpus,
+		fprintf(t->out, _("%s promises %s %d GPU%s%s%s%s\n"), g->path, g->node[0] ? g->node : _("this node"), g->gpus,
 			g->gpus == 1 ? "" : "s", g->files[0] ? " (File=" : "", g->files, g->files[0] ? ")" : "");
 	else
-		fprintf(t->out, "%s promises %s no GPU count%s\n", g->path, g->node[0] ? g->node : "this node",
-			g->autodetect ? " (AutoDetect: Slurm asks NVML)" : "");
+		fprintf(t->out, _("%s promises %s no GPU count%s\n"), g->path, g->node[0] ? g->node : _("this node"),
+			g->autodetect ? _(" (AutoDetect: Slurm asks NVML)") : "");
 }
 
 /* Every layer's lines, unwrapped: a line is as long as its facts make it. */
@@ -468,23 +473,23 @@ static void facts_lines(struct textfmt *t, const struct facts *f, int detail)
 	driver_lines(t, f, detail);
 	kernlog_lines(t, f, detail);
 	gres_lines(t, f);
-	lib_line(t, "libcuda", &f->libs.cuda, detail);
+	lib_line(t, N_("libcuda"), &f->libs.cuda, detail);
 	if (detail > 0)
-		lib_line(t, "libnvml", &f->libs.nvml, detail);
+		lib_line(t, N_("libnvml"), &f->libs.nvml, detail);
 	runtime_lines(t, f, detail);
 	toolkit_lines(t, f, detail);
 	cudnn_lines(t, f);
 	python_lines(t, f, detail);
 	env_lines(t, f, detail);
 	for (int i = 0; i < f->note_count; i++) {
-		label(t, i ? "" : "notes");
+		label(t, i ? "" : N_("notes"));
 		fprintf(t->out, "%s\n", f->notes[i]);
 	}
 	for (int i = 0; i < f->nlimits; i++) {
 		char text[160];
 
 		fact_limit_text(&f->limits[i], text, sizeof(text));
-		label(t, i || f->note_count ? "" : "notes");
+		label(t, i || f->note_count ? "" : N_("notes"));
 		fprintf(t->out, "%s\n", text);
 	}
 }

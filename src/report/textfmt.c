@@ -5,6 +5,9 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "util/dwidth.h"
+#include "util/i18n.h"
+
 /* code itself (static, borrowed) when colour is on, else ""; never NULL. */
 const char *tf_c(const struct textfmt *t, const char *code)
 {
@@ -24,8 +27,36 @@ void tf_line(struct textfmt *t, int indent, const char *fmt, ...)
 }
 
 static int visible_width(const char *text, size_t len);
+static size_t skip_escape(const char *text, size_t i, size_t len);
 
-/* Break at spaces; a word longer than the line is printed whole. Colour escapes take no width. */
+/*
+ * The bytes of word[0..len) up to the first place a line may break inside it (dw_can_break: between two
+ * wide characters), or len: a word of narrow characters (a command, a path) is one piece.
+ */
+static size_t piece_length(const char *word, size_t len)
+{
+	uint32_t prev = 0;
+	bool have_prev = false;
+
+	for (size_t i = 0; i < len;) {
+		size_t next = skip_escape(word, i, len);
+		uint32_t cp;
+
+		if (next != i) {
+			i = next;
+			continue;
+		}
+		next = i + dw_decode(word + i, len - i, &cp);
+		if (have_prev && dw_can_break(prev, cp))
+			return i;
+		prev = cp;
+		have_prev = true;
+		i = next;
+	}
+	return len;
+}
+
+/* Break at spaces and between wide characters; a piece longer than the line is printed whole. Colour escapes take no width. */
 void tf_wrap(struct textfmt *t, int indent, int hang, const char *text)
 {
 	fprintf(t->out, "%*s", indent, "");
@@ -59,17 +90,31 @@ static void wrap_words(struct textfmt *t, int col, int hang, const char *text, s
 		while (p + wlen + gap < end && (p[wlen + gap] == ' ' || p[wlen + gap] == '\n'))
 			gap++;
 		sep = keep_spaces ? (int)prev_gap : 1;
-		if (!line_start && col + sep + wcols > t->width) {
-			fprintf(t->out, "\n%*s", hang, "");
-			col = hang;
-			line_start = true;
+		if (line_start ? col + wcols <= t->width : col + sep + wcols <= t->width) {
+			if (!line_start) {
+				fprintf(t->out, "%*s", sep, "");
+				col += sep;
+			}
+			fwrite(p, 1, wlen, t->out);
+			col += wcols;
+		} else {
+			/* too long for the rest of the line: piece by piece, a new line where the next piece passes it */
+			for (size_t off = 0; off < wlen;) {
+				size_t plen = piece_length(p + off, wlen - off);
+				int pcols = visible_width(p + off, plen), s = off == 0 && !line_start ? sep : 0;
+
+				if (!line_start && col + s + pcols > t->width) {
+					fprintf(t->out, "\n%*s", hang, "");
+					col = hang;
+					s = 0;
+				}
+				fprintf(t->out, "%*s", s, "");
+				fwrite(p + off, 1, plen, t->out);
+				col += s + pcols;
+				line_start = false;
+				off += plen;
+			}
 		}
-		if (!line_start) {
-			fprintf(t->out, "%*s", sep, "");
-			col += sep;
-		}
-		fwrite(p, 1, wlen, t->out);
-		col += wcols;
 		line_start = false;
 		prev_gap = gap;
 		p += wlen + gap;
@@ -94,27 +139,39 @@ static size_t skip_escape(const char *text, size_t i, size_t len)
 	return i < len ? i + 1 : len;
 }
 
-/* Whether byte c starts a character: a UTF-8 continuation byte is no new column. */
-static bool starts_char(char c)
-{
-	return ((unsigned char)c & 0xC0) != 0x80;
-}
-
-/* Columns text[0..len) takes on a terminal; colour escapes take none. */
+/* Columns text[0..len) takes on a terminal (dwidth.h: wide characters two); colour escapes take none. */
 static int visible_width(const char *text, size_t len)
 {
 	int w = 0;
 
 	for (size_t i = 0; i < len;) {
 		size_t next = skip_escape(text, i, len);
+		uint32_t cp;
 
 		if (next != i) {
 			i = next;
 			continue;
 		}
-		w += starts_char(text[i++]);
+		i += dw_decode(text + i, len - i, &cp);
+		w += dw_char_width(cp);
 	}
 	return w;
+}
+
+/* See textfmt.h. */
+int tf_width(const char *text)
+{
+	return visible_width(text, strlen(text));
+}
+
+/* See textfmt.h. */
+void tf_pad(struct textfmt *t, const char *text, int cols)
+{
+	int w = tf_width(text);
+
+	fputs(text, t->out);
+	if (w < cols)
+		fprintf(t->out, "%*s", cols - w, "");
 }
 
 /*
@@ -128,11 +185,14 @@ static void reflow_line(struct textfmt *t, const char *line, size_t len, int kee
 
 	while (at < len && col < keep) {
 		size_t next = skip_escape(line, at, len);
+		uint32_t cp;
 
-		if (next == at)
-			col += starts_char(line[at++]);
-		else
+		if (next == at) {
+			at += dw_decode(line + at, len - at, &cp);
+			col += dw_char_width(cp);
+		} else {
 			at = next;
+		}
 	}
 	while (at < len && skip_escape(line, at, len) != at)
 		at = skip_escape(line, at, len);
@@ -182,11 +242,18 @@ void str_upper(char *out, size_t outsz, const char *in)
 	out[i] = '\0';
 }
 
+/* See textfmt.h. */
+const char *shown_text(const char *english, const char *local)
+{
+	return local ? local : i18n_text(english);
+}
+
 /*
  * See textfmt.h. An alternative of one step whose text is its title shows
  * the title and the command only.
  */
-void report_fix_steps(struct textfmt *t, const struct fix_step *fix, int nfix, const char *const *alt_titles, int nalt)
+void report_fix_steps(struct textfmt *t, const struct fix_step *fix, int nfix, const char *const *alt_titles,
+		      const char *const *alt_titles_local, int nalt)
 {
 	for (int alt = 0; alt <= nalt; alt++) {
 		int n = 0, count = 0;
@@ -194,9 +261,10 @@ void report_fix_steps(struct textfmt *t, const struct fix_step *fix, int nfix, c
 		for (int i = 0; i < nfix; i++)
 			count += fix[i].alt == alt;
 		if (alt == 0 && count)
-			tf_line(t, 2, "%sfix:%s", tf_c(t, TF_BOLD), tf_c(t, TF_RESET));
+			tf_line(t, 2, "%s%s%s", tf_c(t, TF_BOLD), _("fix:"), tf_c(t, TF_RESET));
 		else if (alt > 0)
-			tf_wrapf(t, 2, 4, "%sor instead:%s %s", tf_c(t, TF_BOLD), tf_c(t, TF_RESET), alt_titles[alt - 1]);
+			tf_wrapf(t, 2, 4, "%s%s%s %s", tf_c(t, TF_BOLD), _("or instead:"), tf_c(t, TF_RESET),
+				 shown_text(alt_titles[alt - 1], alt_titles_local ? alt_titles_local[alt - 1] : NULL));
 		for (int i = 0; i < nfix; i++) {
 			if (fix[i].alt != alt)
 				continue;
@@ -205,7 +273,7 @@ void report_fix_steps(struct textfmt *t, const struct fix_step *fix, int nfix, c
 					tf_line(t, 7, "%s$ %s%s", tf_c(t, TF_GREEN), fix[i].command, tf_c(t, TF_RESET));
 				continue;
 			}
-			tf_wrapf(t, 4, 7, "%d. %s", ++n, fix[i].text);
+			tf_wrapf(t, 4, 7, "%d. %s", ++n, shown_text(fix[i].text, fix[i].text_local));
 			if (fix[i].command)
 				tf_line(t, 7, "%s$ %s%s", tf_c(t, TF_GREEN), fix[i].command, tf_c(t, TF_RESET));
 		}

@@ -1,6 +1,7 @@
 /*
  * textfmt.h - small helpers for terminal text: colour that switches off
- * cleanly, and word wrapping with a hanging indent.
+ * cleanly, and word wrapping with a hanging indent, by display columns: a
+ * Chinese character takes two, and a line may break between two of them.
  */
 #ifndef GD_REPORT_TEXTFMT_H
 #define GD_REPORT_TEXTFMT_H
@@ -42,8 +43,21 @@ void tf_wrap_at(struct textfmt *t, int col, int hang, const char *text);
  */
 void tf_reflow(struct textfmt *t, const char *text, int keep, int hang);
 struct fix_step;
-/* Fix steps as "fix:" numbered, then each alternative as "or instead: TITLE" with its own numbers. */
-void report_fix_steps(struct textfmt *t, const struct fix_step *fix, int nfix, const char *const *alt_titles, int nalt);
+/*
+ * Fix steps as "fix:" numbered, then each alternative as "or instead: TITLE" with its own numbers; each text
+ * in the text reports' language (shown_text). alt_titles_local may be NULL.
+ */
+void report_fix_steps(struct textfmt *t, const struct fix_step *fix, int nfix, const char *const *alt_titles,
+		      const char *const *alt_titles_local, int nalt);
+/*
+ * The text a text report shows: local (a finding's *_local) when there is one, else english looked up in
+ * the catalog (a data table's text, a word marked N_), which is english itself when none is active.
+ */
+const char *shown_text(const char *english, const char *local);
+/* Display columns of text: wide (CJK) characters two, colour escapes none (util/dwidth.h). */
+int tf_width(const char *text);
+/* Print text, then spaces up to cols display columns (none when it is wider): "%-*s" by columns. */
+void tf_pad(struct textfmt *t, const char *text, int cols);
 /* ASCII upper-case copy. */
 void str_upper(char *out, size_t outsz, const char *in);
 

@@ -22,14 +22,21 @@
 #define FINDING_MAX_BLOCKERS 8
 #define FINDING_MAX_LINKS 6
 
+/*
+ * Each *_local field is the text in the language of the text reports (util/i18n.h), formatted from the
+ * translated format with its %s arguments translated where the catalog has them; NULL when no translation
+ * is active or it reads the same as the English one. JSON uses only the English fields.
+ */
 struct evidence {
-	char *fact;	/* what was observed: "kernel module" */
+	char *fact;	/* what was observed: "kernel module" (a literal: translated when shown) */
 	char *value;	/* "not loaded" */
+	char *value_local;
 	char *source;	/* where: "/proc/modules" */
 };
 
 struct fix_step {
 	char *text;	/* what to do and why */
+	char *text_local;
 	char *command;	/* exact command, or NULL */
 	int alt;	/* 0: a step of the fix; k: a step of the k-th alternative (alt_titles[k - 1]) */
 };
@@ -54,6 +61,7 @@ struct finding {
 	char *title;
 	char *summary;			/* the verdict's one line when this is the root cause; NULL: the title */
 	char *detail;
+	char *title_local, *summary_local, *detail_local;	/* see struct evidence */
 	struct evidence evidence[FINDING_MAX_EVIDENCE];
 	int nevidence;
 	int evidence_dropped;		/* added past FINDING_MAX_EVIDENCE: counted, shown as a count */
@@ -61,6 +69,7 @@ struct finding {
 	int nfix;
 	int fix_dropped;
 	char *alt_titles[FINDING_MAX_ALTS];	/* the alternatives to the fix, each a whole path instead of it */
+	char *alt_titles_local[FINDING_MAX_ALTS];
 	int nalt;
 	int filling;			/* the group finding_fix adds to: 0 the fix, k alternative k, -1 none (full) */
 	enum cause_id blocked_by[FINDING_MAX_BLOCKERS];	/* causes present that this follows from */
@@ -101,6 +110,20 @@ void finding_alternative(struct finding *f, const char *title_fmt, ...) __attrib
 /* A step for the fix (alt 0) or alternative alt of f, whichever group finding_fix is filling. */
 void finding_fix_alt(struct finding *f, int alt, const char *command, const char *text_fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/*
+ * Set the localized text of the last evidence row, fix step or alternative added to f (a copy of local;
+ * NULL for none), for copies from one finding to another. Does nothing when there is none.
+ */
+void finding_last_evidence_local(struct finding *f, const char *local);
+void finding_last_fix_local(struct finding *f, const char *local);
+void finding_last_alternative_local(struct finding *f, const char *local);
+
+/* The text to show in the text reports: local when there is one, else english. */
+static inline const char *finding_text(const char *english, const char *local)
+{
+	return local ? local : english;
+}
 
 /* Reconcile directions (at most FINDING_MAX_LINKS of each). */
 void finding_joins(struct finding *f, enum cause_id target);

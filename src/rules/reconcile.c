@@ -1,5 +1,7 @@
 #include "rules/reconcile.h"
 
+#include "util/i18n.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,7 +47,8 @@ static void withdraw(struct findings *list)
 
 			if (i == w || old->severity != SEV_ERROR || !in_list(f->links.withdraws, f->links.nwithdraws, old->cause))
 				continue;
-			finding_evidence(f, "withdrawn", cause_name(old->cause), "%s", old->title);
+			finding_evidence(f, N_("withdrawn"), cause_name(old->cause), "%s", old->title);
+			finding_last_evidence_local(f, old->title_local);
 			findings_remove_at(list, i);
 			if (i < w)
 				w--;
@@ -79,18 +82,33 @@ static void unless(struct findings *list)
 /* Move f's evidence (and fix steps, when it says so) into target; the higher severity stays. */
 static void merge(struct finding *target, struct finding *f)
 {
-	for (int i = 0; i < f->nevidence; i++)
+	for (int i = 0; i < f->nevidence; i++) {
+		int before = target->nevidence;
+
 		finding_evidence(target, f->evidence[i].fact, f->evidence[i].source, "%s", f->evidence[i].value);
+		if (target->nevidence > before)
+			finding_last_evidence_local(target, f->evidence[i].value_local);
+	}
 	target->evidence_dropped += f->evidence_dropped;
 	if (f->links.join_fixes) {
 		int base = target->nalt;	/* f's alternatives come after target's own */
 
-		for (int k = 0; k < f->nalt; k++)
+		for (int k = 0; k < f->nalt; k++) {
+			int before = target->nalt;
+
 			finding_alternative(target, "%s", f->alt_titles[k]);
+			if (target->nalt > before)
+				finding_last_alternative_local(target, f->alt_titles_local[k]);
+		}
 		for (int i = 0; i < f->nfix; i++)
-			if (!f->fix[i].command || !findings_fix_has(target, f->fix[i].command))
+			if (!f->fix[i].command || !findings_fix_has(target, f->fix[i].command)) {
+				int before = target->nfix;
+
 				finding_fix_alt(target, f->fix[i].alt ? base + f->fix[i].alt : 0, f->fix[i].command, "%s",
 						f->fix[i].text);
+				if (target->nfix > before)
+					finding_last_fix_local(target, f->fix[i].text_local);
+			}
 		target->filling = 0;
 	}
 	if (target->severity < f->severity)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rules/reconcile.h"
+#include "util/i18n.h"
 #include "util/str.h"
 
 /* The families in their fixed order; a finding's origin starts with its family's place here. */
@@ -111,12 +112,18 @@ static void decide(struct diagnosis *out)
 		out->verdict = out->root_cause->cause == CAUSE_GPU_NONE ? VERDICT_NO_GPU : VERDICT_BROKEN;
 		str_copy(out->summary, sizeof(out->summary),
 			 out->root_cause->summary ? out->root_cause->summary : out->root_cause->title);
+		if (out->root_cause->summary ? out->root_cause->summary_local : out->root_cause->title_local)
+			str_copy(out->summary_local, sizeof(out->summary_local),
+				 out->root_cause->summary ? out->root_cause->summary_local : out->root_cause->title_local);
 	} else {
 		const struct finding *ready = findings_get(list, CAUSE_GPU_READY);
 
 		out->verdict = warnings ? VERDICT_DEGRADED : VERDICT_READY;
 		str_copy(out->summary, sizeof(out->summary),
-			 ready ? ready->title : warnings ? "usable, with warnings" : "no problems found");
+			 ready ? ready->title : warnings ? N_("usable, with warnings") : N_("no problems found"));
+		if (ready ? ready->title_local != NULL : i18n_active())
+			str_copy(out->summary_local, sizeof(out->summary_local),
+				 ready ? ready->title_local : i18n_text(out->summary));
 	}
 }
 

@@ -40,6 +40,7 @@ struct diagnosis {
 	enum verdict verdict;
 	const struct finding *root_cause;	/* into findings, or NULL */
 	char summary[256];
+	char summary_local[512];	/* in the text reports' language; "" when English (util/i18n.h) */
 };
 
 /* Run every family over facts into out (released with diagnosis_release). */

@@ -10,6 +10,7 @@
 #include "rules/fixes.h"
 #include "rules/rules.h"
 #include "util/str.h"
+#include "util/i18n.h"
 
 /* On the host of a real GPU, not in a container or WSL (where the kernel side is elsewhere). */
 static bool bare_metal_gpu(const struct facts *facts)
@@ -164,10 +165,10 @@ static void check_open_module_unsupported(const struct facts *facts, struct find
 		       "(compute capability 7.5) and newer. The %s is %s%s%s%s, so the open module refuses it and "
 		       "nothing can use it for CUDA. Drivers 560 and newer install the open flavour by default on several "
 		       "distributions; this GPU needs the proprietary flavour%s.",
-		       gpu_display_name(g), g->arch[0] ? g->arch : "older than Turing", g->cc[0] ? " (compute capability " : "",
-		       g->cc, g->cc[0] ? ")" : "", last > 0 ? ", of a branch no newer than its last" : "");
+		       gpu_display_name(g), g->arch[0] ? g->arch : N_("older than Turing"), g->cc[0] ? N_(" (compute capability ") : "",
+		       g->cc, g->cc[0] ? N_(")") : "", last > 0 ? N_(", of a branch no newer than its last") : "");
 	finding_evidence(f, "GPU", g->sysfs_path, "%s %s [%04x:%04x], %s, compute capability %s, driver: %s", g->address,
-			 gpu_display_name(g), g->vendor, g->device, g->arch[0] ? g->arch : "architecture unknown",
+			 gpu_display_name(g), g->vendor, g->device, g->arch[0] ? g->arch : N_("architecture unknown"),
 			 g->cc[0] ? g->cc : "unknown", g->driver[0] ? g->driver : "none");
 	if (facts->kmod.open_kernel_module)
 		finding_evidence(f, "kernel module flavour", "/proc/driver/nvidia/version", "%s", facts->kmod.nvrm_line);
@@ -384,10 +385,10 @@ static void check_device_nodes(const struct facts *facts, struct findings *out)
 		return;
 	f = findings_add(out, CAUSE_DRIVER_DEVICE_MISSING, SEV_ERROR, "NVIDIA device nodes are missing");
 	finding_detail(f, "CUDA opens /dev/nvidiactl, /dev/nvidiaN and /dev/nvidia-uvm. %s",
-		       !uvm && ctl && gpu_node ? "/dev/nvidia-uvm is missing: without the nvidia_uvm module CUDA "
-					        "fails to initialise (cuInit returns 999 or 100)."
-					      : "The module is loaded but the nodes were not created (no udev rule "
-						"or nvidia-modprobe ran).");
+		       !uvm && ctl && gpu_node ? N_("/dev/nvidia-uvm is missing: without the nvidia_uvm module CUDA "
+					        "fails to initialise (cuInit returns 999 or 100).")
+					      : N_("The module is loaded but the nodes were not created (no udev rule "
+						"or nvidia-modprobe ran)."));
 	finding_evidence(f, "/dev/nvidiactl", "/dev", "%s", ctl ? "present" : "missing");
 	finding_evidence(f, "/dev/nvidiaN", "/dev", "%s", gpu_node ? "present" : "missing");
 	finding_evidence(f, "/dev/nvidia-uvm", "/dev", "%s", uvm ? "present" : "missing");

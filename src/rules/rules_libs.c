@@ -7,6 +7,7 @@
 #include "rules/rules.h"
 #include "util/path.h"
 #include "util/str.h"
+#include "util/i18n.h"
 
 static bool gpu_expected(const struct facts *facts)
 {
@@ -74,8 +75,8 @@ static void check_missing(const struct facts *facts, struct findings *out)
 		f = findings_add(out, CAUSE_CUDA_LIB_MISSING, SEV_WARNING, "libnvidia-ml.so.1 is missing");
 		finding_detail(f, "libcuda.so.1 is there, but NVML (libnvidia-ml.so.1) is not: nvidia-smi, monitoring "
 			       "and PyTorch's memory queries fail. %s", facts->container.in_container ?
-			       "In a container, NVIDIA_DRIVER_CAPABILITIES must include 'utility'." :
-			       "The driver's utility package is not installed.");
+			       N_("In a container, NVIDIA_DRIVER_CAPABILITIES must include 'utility'.") :
+			       N_("The driver's utility package is not installed."));
 		add_candidates(f, &libs->nvml);
 		if (facts->container.in_container)
 			finding_fix(f, NULL, "start the container with -e NVIDIA_DRIVER_CAPABILITIES=compute,utility");

@@ -13,6 +13,7 @@
 
 #include "rules/rules.h"
 #include "util/str.h"
+#include "util/i18n.h"
 
 struct code_cause {
 	const char *api;	/* "nvml" or "cuda" */
@@ -28,55 +29,55 @@ struct code_cause {
 /* Init results that occur in practice, and what they mean. */
 static const struct code_cause code_causes[] = {
 	{ "nvml", 18, CAUSE_DRIVER_LIBRARY_MISMATCH, SEV_ERROR,
-	  "NVML: Driver/library version mismatch",
-	  "The kernel module that is loaded is not the version of the user-space libraries. This is what happens "
-	  "when the driver package is upgraded while the old module stays loaded.",
-	  "reboot to load the module that matches the libraries", "sudo reboot" },
+	  N_("NVML: Driver/library version mismatch"),
+	  N_("The kernel module that is loaded is not the version of the user-space libraries. This is what happens "
+	  "when the driver package is upgraded while the old module stays loaded."),
+	  N_("reboot to load the module that matches the libraries"), "sudo reboot" },
 	{ "cuda", 803, CAUSE_DRIVER_LIBRARY_MISMATCH, SEV_ERROR,
-	  "cuInit: CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)",
-	  "libcuda.so.1 and the kernel module are different driver versions. In a container this is usually a CUDA "
-	  "forward-compatibility library (cuda-compat) that the host's driver cannot serve.",
-	  "reboot after a driver upgrade; in a container, drop the compat directory from LD_LIBRARY_PATH", NULL },
-	{ "nvml", 9, CAUSE_DRIVER_NOT_LOADED, SEV_ERROR, "NVML: the NVIDIA driver is not loaded",
-	  "NVML found its library but no running kernel driver.", "load the driver", "sudo modprobe nvidia" },
-	{ "nvml", 4, CAUSE_DRIVER_DEVICE_PERMISSION, SEV_ERROR, "NVML: no permission to use the GPU",
-	  "The user may not open the NVIDIA device nodes.", "see the device node permissions in the facts", NULL },
+	  N_("cuInit: CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)"),
+	  N_("libcuda.so.1 and the kernel module are different driver versions. In a container this is usually a CUDA "
+	  "forward-compatibility library (cuda-compat) that the host's driver cannot serve."),
+	  N_("reboot after a driver upgrade; in a container, drop the compat directory from LD_LIBRARY_PATH"), NULL },
+	{ "nvml", 9, CAUSE_DRIVER_NOT_LOADED, SEV_ERROR, N_("NVML: the NVIDIA driver is not loaded"),
+	  N_("NVML found its library but no running kernel driver."), N_("load the driver"), "sudo modprobe nvidia" },
+	{ "nvml", 4, CAUSE_DRIVER_DEVICE_PERMISSION, SEV_ERROR, N_("NVML: no permission to use the GPU"),
+	  N_("The user may not open the NVIDIA device nodes."), N_("see the device node permissions in the facts"), NULL },
 	{ "nvml", 17, CAUSE_DRIVER_DEVICE_PERMISSION, SEV_ERROR,
-	  "NVML: the operating system blocked access to the GPU",
-	  "The device nodes exist, but opening them is refused: inside a container, the cgroup device rules do not "
-	  "allow them (the container was given the files but not the devices).",
-	  "restart the container with the GPU requested (--gpus all, or the pod's nvidia.com/gpu limit)", NULL },
+	  N_("NVML: the operating system blocked access to the GPU"),
+	  N_("The device nodes exist, but opening them is refused: inside a container, the cgroup device rules do not "
+	  "allow them (the container was given the files but not the devices)."),
+	  N_("restart the container with the GPU requested (--gpus all, or the pod's nvidia.com/gpu limit)"), NULL },
 	{ "cuda", 304, CAUSE_DRIVER_DEVICE_PERMISSION, SEV_ERROR,
-	  "cuInit: CUDA_ERROR_OPERATING_SYSTEM (304)",
-	  "The operating system refused CUDA access to the GPU: device-node permissions, or cgroup device rules in "
-	  "a container.", "restart the container with the GPU requested, or fix the node permissions", NULL },
-	{ "nvml", 15, CAUSE_GPU_HARDWARE_FAULT, SEV_ERROR, "NVML: the GPU is lost",
-	  "The driver reports that the GPU has fallen off the bus or become inaccessible (Xid 79 in the kernel log).",
-	  "reboot; if it recurs, check power, cooling and seating", "sudo dmesg | grep -i xid" },
-	{ "nvml", 16, CAUSE_GPU_HARDWARE_FAULT, SEV_ERROR, "NVML: the GPU needs a reset",
-	  "The driver reports that the GPU must be reset before it can be used again.",
-	  "reset the GPU when no process uses it, or reboot", "sudo nvidia-smi -r" },
-	{ "cuda", 34, CAUSE_CUDA_STUB_LIBRARY, SEV_ERROR, "cuInit: CUDA_ERROR_STUB_LIBRARY (34)",
-	  "The libcuda.so.1 that was loaded is the CUDA toolkit's stub, which contains no driver.",
-	  "remove the toolkit's stubs directory from LD_LIBRARY_PATH and /etc/ld.so.conf.d", NULL },
+	  N_("cuInit: CUDA_ERROR_OPERATING_SYSTEM (304)"),
+	  N_("The operating system refused CUDA access to the GPU: device-node permissions, or cgroup device rules in "
+	  "a container."), N_("restart the container with the GPU requested, or fix the node permissions"), NULL },
+	{ "nvml", 15, CAUSE_GPU_HARDWARE_FAULT, SEV_ERROR, N_("NVML: the GPU is lost"),
+	  N_("The driver reports that the GPU has fallen off the bus or become inaccessible (Xid 79 in the kernel log)."),
+	  N_("reboot; if it recurs, check power, cooling and seating"), "sudo dmesg | grep -i xid" },
+	{ "nvml", 16, CAUSE_GPU_HARDWARE_FAULT, SEV_ERROR, N_("NVML: the GPU needs a reset"),
+	  N_("The driver reports that the GPU must be reset before it can be used again."),
+	  N_("reset the GPU when no process uses it, or reboot"), "sudo nvidia-smi -r" },
+	{ "cuda", 34, CAUSE_CUDA_STUB_LIBRARY, SEV_ERROR, N_("cuInit: CUDA_ERROR_STUB_LIBRARY (34)"),
+	  N_("The libcuda.so.1 that was loaded is the CUDA toolkit's stub, which contains no driver."),
+	  N_("remove the toolkit's stubs directory from LD_LIBRARY_PATH and /etc/ld.so.conf.d"), NULL },
 	{ "cuda", 46, CAUSE_GPU_MIG_OR_COMPUTE_MODE, SEV_ERROR,
-	  "cuInit: CUDA_ERROR_DEVICE_UNAVAILABLE (46)",
-	  "All CUDA devices are busy or unavailable: a GPU in exclusive-process compute mode already used by another "
-	  "process, or in prohibited mode.", "see the compute mode in the facts; set it back to default",
+	  N_("cuInit: CUDA_ERROR_DEVICE_UNAVAILABLE (46)"),
+	  N_("All CUDA devices are busy or unavailable: a GPU in exclusive-process compute mode already used by another "
+	  "process, or in prohibited mode."), N_("see the compute mode in the facts; set it back to default"),
 	  "sudo nvidia-smi -c DEFAULT" },
 	{ "cuda", 804, CAUSE_CUDA_INIT_FAILED, SEV_ERROR,
-	  "cuInit: CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804)",
-	  "A CUDA forward-compatibility library is in use, and forward compatibility works only on data-center GPUs "
-	  "with supported drivers. On GeForce and most workstation GPUs it fails with this error.",
-	  "remove the compat directory (e.g. /usr/local/cuda/compat) from LD_LIBRARY_PATH, or upgrade the host driver", NULL },
-	{ "cuda", 999, CAUSE_CUDA_INIT_FAILED, SEV_ERROR, "cuInit: CUDA_ERROR_UNKNOWN (999)",
-	  "CUDA failed to initialise without a reason. The usual cause is a suspend and resume, after which the "
-	  "nvidia_uvm module is left in a bad state; Xid errors in the kernel log are the other one.",
-	  "reload the unified-memory module (no CUDA process may be running), or reboot",
+	  N_("cuInit: CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804)"),
+	  N_("A CUDA forward-compatibility library is in use, and forward compatibility works only on data-center GPUs "
+	  "with supported drivers. On GeForce and most workstation GPUs it fails with this error."),
+	  N_("remove the compat directory (e.g. /usr/local/cuda/compat) from LD_LIBRARY_PATH, or upgrade the host driver"), NULL },
+	{ "cuda", 999, CAUSE_CUDA_INIT_FAILED, SEV_ERROR, N_("cuInit: CUDA_ERROR_UNKNOWN (999)"),
+	  N_("CUDA failed to initialise without a reason. The usual cause is a suspend and resume, after which the "
+	  "nvidia_uvm module is left in a bad state; Xid errors in the kernel log are the other one."),
+	  N_("reload the unified-memory module (no CUDA process may be running), or reboot"),
 	  "sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm" },
-	{ "cuda", 100, CAUSE_CUDA_INIT_FAILED, SEV_ERROR, "cuInit: CUDA_ERROR_NO_DEVICE (100)",
-	  "The CUDA driver found no usable device: the device nodes or nvidia_uvm are missing, or the GPU is "
-	  "hidden from this process.", "check the device nodes and nvidia_uvm (see the facts)", NULL },
+	{ "cuda", 100, CAUSE_CUDA_INIT_FAILED, SEV_ERROR, N_("cuInit: CUDA_ERROR_NO_DEVICE (100)"),
+	  N_("The CUDA driver found no usable device: the device nodes or nvidia_uvm are missing, or the GPU is "
+	  "hidden from this process."), N_("check the device nodes and nvidia_uvm (see the facts)"), NULL },
 };
 
 static const struct code_cause *cause_for(const char *api, int code)
@@ -179,7 +180,7 @@ static void report_load(struct findings *out, const char *soname, const struct r
 
 	if (!lib->attempted || lib->loaded || !lib->load_error[0])
 		return;
-	f = add_joining(out, CAUSE_CUDA_INIT_FAILED, sev, "the driver library cannot be loaded");
+	f = add_joining(out, CAUSE_CUDA_INIT_FAILED, sev, N_("the driver library cannot be loaded"));
 	finding_stage(f, STAGE_USER_LIBS);
 	finding_detail(f, "The loader finds %s but cannot load it. Every CUDA program fails the same way.", soname);
 	finding_evidence(f, soname, "dlopen", "%s", lib->load_error);
@@ -211,9 +212,9 @@ static void check_modes(const struct facts *facts, struct findings *out)
 			continue;
 		if (!f) {
 			f = add_joining(out, CAUSE_GPU_MIG_OR_COMPUTE_MODE, SEV_WARNING,
-					mig_empty ? "a GPU is in MIG mode with no instances"
-						  : d->compute_mode == 2 ? "a GPU is in prohibited compute mode"
-									 : "a GPU is in exclusive-process compute mode");
+					mig_empty ? N_("a GPU is in MIG mode with no instances")
+						  : d->compute_mode == 2 ? N_("a GPU is in prohibited compute mode")
+									 : N_("a GPU is in exclusive-process compute mode"));
 			finding_detail(f, "With MIG enabled, CUDA sees only MIG instances, so a MIG GPU without instances "
 				       "is invisible to CUDA. In prohibited compute mode no process may create a CUDA "
 				       "context; in exclusive-process mode only one at a time (a second one gets \"all "
@@ -287,12 +288,12 @@ static void check_visible_ids(const struct facts *facts, struct findings *out)
 			for (int i = 0; i < rt->nvml_ndev; i++)
 				found |= str_starts_with(rt->nvml[i].uuid, tok);
 			if (!found)
-				problem = "names a GPU UUID this machine does not have";
+				problem = N_("names a GPU UUID this machine does not have");
 		} else if (str_starts_with(tok, "MIG-") && !any_mig) {
-			problem = "names a MIG instance, but MIG is off on every GPU";
+			problem = N_("names a MIG instance, but MIG is off on every GPU");
 		} else if (str_is_digits(tok) && facts->pci.count == 0 && rt->nvml_count >= 0 &&
 			   atoi(tok) >= rt->nvml_count) {
-			problem = "names an index beyond the GPUs the driver lists";
+			problem = N_("names an index beyond the GPUs the driver lists");
 		}
 		if (problem) {
 			struct finding *f = findings_add(out, CAUSE_ENV_VISIBLE_DEVICES, pos == 0 ? SEV_ERROR : SEV_WARNING,

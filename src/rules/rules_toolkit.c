@@ -9,6 +9,7 @@
 #include "rules/rules.h"
 #include "util/path.h"
 #include "util/str.h"
+#include "util/i18n.h"
 
 static void check_newer_than_driver(const struct facts *facts, struct findings *out)
 {
@@ -176,8 +177,8 @@ static void check_arch(const struct facts *facts, struct findings *out)
 		if (!f) {
 			f = findings_add(out, CAUSE_TOOLKIT_ARCH_UNSUPPORTED, fit == KB_TOOLKIT_DEPRECATED ? SEV_INFO : SEV_WARNING,
 					 "CUDA %s %s %s (%s) GPUs", tk->version,
-					 fit == KB_TOOLKIT_REMOVED ? "can no longer compile for" :
-					 fit == KB_TOOLKIT_TOO_OLD ? "is too old to compile for" : "deprecates",
+					 fit == KB_TOOLKIT_REMOVED ? N_("can no longer compile for") :
+					 fit == KB_TOOLKIT_TOO_OLD ? N_("is too old to compile for") : N_("deprecates"),
 					 sm.sm, sm.arch);
 			if (fit == KB_TOOLKIT_REMOVED)
 				finding_detail(f, "NVIDIA removed %s from nvcc in CUDA %s. Building CUDA code with this toolkit "
@@ -193,8 +194,8 @@ static void check_arch(const struct facts *facts, struct findings *out)
 					       "toolkit will drop it.", sm.deprecated_in, sm.sm);
 			finding_evidence(f, "active toolkit", tk->version_source, "CUDA %s at %s", tk->version, tk->real_path);
 			finding_evidence(f, sm.sm, sm.source, "added in %s%s%s%s%s", sm.added_in[0] ? sm.added_in : "?",
-					 sm.deprecated_in[0] ? ", deprecated in " : "", sm.deprecated_in,
-					 sm.removed_in[0] ? ", removed in " : "", sm.removed_in);
+					 sm.deprecated_in[0] ? N_(", deprecated in ") : "", sm.deprecated_in,
+					 sm.removed_in[0] ? N_(", removed in ") : "", sm.removed_in);
 			if (fit == KB_TOOLKIT_REMOVED)
 				finding_fix(f, NULL, "build for this GPU with a CUDA toolkit older than %s (and point CUDA_HOME at it)",
 					    sm.removed_in);
@@ -276,12 +277,12 @@ static void check_nvcc_path(const struct facts *facts, struct findings *out)
 			       "from PATH do not find this toolkit. NVIDIA's installation guide adds the toolkit's bin "
 			       "directory to PATH after installing. PyTorch's wheels do not need nvcc to run.");
 	finding_evidence(f, "toolkit", tk->version_source[0] ? tk->version_source : tk->real_path, "CUDA %s at %s%s",
-			 tk->version[0] ? tk->version : "(version unknown)", tk->real_path, tk->active ? " (active)" : "");
+			 tk->version[0] ? tk->version : N_("(version unknown)"), tk->real_path, tk->active ? N_(" (active)") : "");
 	finding_evidence(f, "nvcc on PATH", "environment", "none (PATH=%s)",
 			 facts_env(facts, "PATH") ? facts_env(facts, "PATH") : "unset");
 	if (t->extension_build[0])
 		finding_evidence(f, "CUDA extension build", t->extension_build, "names CUDAExtension%s%s",
-				 home ? "; the builder finds CUDA through " : "", home ? home : "");
+				 home ? N_("; the builder finds CUDA through ") : "", home ? home : "");
 	str_printf(cmd, sizeof(cmd), "export PATH=%s/bin:$PATH", tk->real_path);
 	finding_fix(f, cmd, "put the toolkit's nvcc on PATH; add the same line to ~/.bashrc to keep it");
 	if (build_fails) {
@@ -424,7 +425,7 @@ static void check_cudnn_cuda(const struct facts *facts, struct findings *out)
 			continue;
 		if (it->kind == CUDNN_LIBRARY && it->cuda_major > 0 && it->cuda_major != cuda) {
 			f = findings_add(out, CAUSE_CUDNN_MISMATCH, SEV_WARNING, "cuDNN %s at %s is built for CUDA %d, but %s CUDA %s",
-					 it->version, it->path, it->cuda_major, inside ? "sits in the toolkit of" : "the active toolkit is",
+					 it->version, it->path, it->cuda_major, inside ? N_("sits in the toolkit of") : N_("the active toolkit is"),
 					 tk->version);
 			finding_detail(f, "NVIDIA builds each cuDNN release once per CUDA major. This one needs the CUDA %d "
 				       "libraries (cuBLAS, the runtime): with CUDA %d, programs fail to load it (\"libcublas.so.%d: "
@@ -434,7 +435,7 @@ static void check_cudnn_cuda(const struct facts *facts, struct findings *out)
 			finding_evidence(f, "built for", it->cuda_major_source, "CUDA %d", it->cuda_major);
 		} else if (kb_cudnn_cuda_majors(it->version, &majors) == 0 && !major_listed(majors.value, cuda)) {
 			f = findings_add(out, CAUSE_CUDNN_MISMATCH, SEV_WARNING, "cuDNN %s has no build for CUDA %d, but %s CUDA %s",
-					 it->version, cuda, inside ? "sits in the toolkit of" : "the active toolkit is", tk->version);
+					 it->version, cuda, inside ? N_("sits in the toolkit of") : N_("the active toolkit is"), tk->version);
 			finding_detail(f, "NVIDIA built cuDNN %s only for CUDA %s, so this copy belongs to another CUDA: "
 				       "programs built with CUDA %d cannot use it.", it->version, majors.value, cuda);
 			finding_evidence(f, it->kind == CUDNN_HEADER ? "cuDNN header" : "cuDNN library", it->path, "%s (%s)",

@@ -12,6 +12,7 @@
 #include "rules/fixes.h"
 #include "rules/torch_checks.h"
 #include "util/str.h"
+#include "util/i18n.h"
 
 /* "nvidia-cudnn-cu12==9.1.0.70 nvidia-nccl-cu12==2.21.5": the unmet pins, as pip takes them. */
 static void unmet_pins(const struct torch_install *t, char *out, size_t outsz)
@@ -78,7 +79,7 @@ void torch_check_requirements(const struct facts *f, struct findings *out)
 
 		if (!r->met)
 			finding_evidence(fd, r->name, t->metadata, "requires %s%s, %s%s", r->op, r->version,
-					 r->installed[0] ? "installed " : "not installed", r->installed);
+					 r->installed[0] ? N_("installed ") : N_("not installed"), r->installed);
 	}
 	unmet_pins(t, pins, sizeof(pins));
 	add_fix(fd, f, py, pins);

@@ -15,6 +15,7 @@
 #include "probe/probe.h"
 #include "util/isolate.h"
 #include "util/str.h"
+#include "util/i18n.h"
 
 /*
  * What to dlopen: live, the soname, as any program would; rooted, the host
@@ -124,8 +125,8 @@ void probe_runtime(struct facts *f, const struct probe_ctx *ctx)
 	library_file(ctx, &f->libs.nvml, "libnvidia-ml.so.1", nvml, sizeof(nvml));
 	library_file(ctx, &f->libs.cuda, "libcuda.so.1", cuda, sizeof(cuda));
 	if (ctx->static_only || (!nvml[0] && !cuda[0])) {
-		fact_status_set(&rt->status, FACT_ABSENT, ctx->static_only ? "not called (--static)"
-									       : "no driver library to call");
+		fact_status_set(&rt->status, FACT_ABSENT, ctx->static_only ? N_("not called (--static)")
+									       : N_("no driver library to call"));
 		return;
 	}
 	/* Loading a library runs its code: an image's own libraries only when asked to trust it. */
