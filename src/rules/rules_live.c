@@ -13,6 +13,7 @@
 #include "cause/cause.h"
 #include "kb/kb.h"
 #include "rules/rules.h"
+#include "util/i18n.h"
 #include "util/str.h"
 
 /* Samples a state must last before it is a finding: 5 s at the default interval of 1 s. */
@@ -206,14 +207,14 @@ static void check_starved(const struct facts *facts, struct findings *out)
 			continue;
 		py = python_holder(d);
 		f = findings_add(out, CAUSE_GPU_STARVED, SEV_WARNING, "GPU %d sits at 0%% while %s holds its memory", i,
-				 py ? "a Python process" : "a process");
+				 py ? N_("a Python process") : N_("a process"));
 		finding_gpu(f, i);
 		finding_detail(f, "For %d samples (%.0f s) the GPU ran no kernel while %s kept memory on it. A training "
 			       "job that does this waits for its input: the data loader (decoding, augmentation, "
 			       "reading from disk or the network) cannot feed the GPU, or the process is stuck "
 			       "between steps (a collective waiting for another rank, a lock, a debugger).",
 			       w->gpu[i].idle_held_samples, samples_s(w, w->gpu[i].idle_held_samples),
-			       py ? "a Python process" : "a process");
+			       py ? N_("a Python process") : N_("a process"));
 		for (int k = 0; k < d->nprocs; k++)
 			finding_evidence(f, "process", d->procs[k].seen ? "NVML, /proc" : "NVML", "pid %u holds %lld MiB%s%s",
 					 d->procs[k].pid, d->procs[k].used_mib, d->procs[k].command[0] ? ": " : "",

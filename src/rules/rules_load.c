@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "rules/rules.h"
+#include "util/i18n.h"
 #include "util/str.h"
 
 /* Used memory from this fraction up leaves a new job little room. */
@@ -45,12 +46,12 @@ static const char *holders(const struct facts *facts, const struct nvml_device *
 		own += (uid_t)d->procs[k].uid == facts->system.user.uid;
 	}
 	if (known == 0 && facts->from_paste) /* a table's processes: whose, the paste does not say */
-		return d->nprocs == 1 ? "a process" : "processes";
+		return d->nprocs == 1 ? N_("a process") : N_("processes");
 	if (known == d->nprocs && own == d->nprocs && d->procs_total <= 0)
-		return d->nprocs == 1 ? "your own process" : "your own processes";
+		return d->nprocs == 1 ? N_("your own process") : N_("your own processes");
 	if (own > 0)
-		return "processes, some of them yours";
-	return d->nprocs == 1 ? "another process" : "other processes";
+		return N_("processes, some of them yours");
+	return d->nprocs == 1 ? N_("another process") : N_("other processes");
 }
 
 static void check_memory(const struct facts *facts, struct findings *out)
