@@ -161,7 +161,9 @@ build/gen/causes-checked: $(DATA)/causes.tsv docs/causes.md $(DATA)/explain_sign
 XGETTEXT_C := xgettext --language=C --from-code=UTF-8 --no-wrap --add-location=file --package-name=gpudoctor
 XGETTEXT_KEYWORDS := --keyword=_ --keyword=N_ --keyword=findings_add:4 --keyword=finding_detail:2 \
 	--keyword=finding_summary:2 --keyword=finding_evidence:4 --keyword=finding_fix:3 --keyword=finding_alternative:2 \
-	--keyword=finding_fix_alt:4 --flag=findings_add:4:c-format --flag=finding_detail:2:c-format \
+	--keyword=finding_fix_alt:4 --keyword=plan_step_add:4 --keyword=plan_check_add:5 --keyword=plan_textf:5 \
+	--keyword=plan_step_local:2 --flag=plan_step_add:4:c-format --flag=plan_check_add:5:c-format \
+	--flag=plan_textf:5:c-format --flag=plan_step_local:2:c-format --flag=findings_add:4:c-format --flag=finding_detail:2:c-format \
 	--flag=finding_summary:2:c-format --flag=finding_evidence:4:c-format --flag=finding_fix:3:c-format \
 	--flag=finding_alternative:2:c-format --flag=finding_fix_alt:4:c-format
 PO_SRC = $(shell find src -name '*.c' | LC_ALL=C sort)

@@ -4,6 +4,7 @@
  * the end of them), then each path the planner found; a finding's own
  * alternatives become paths too.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,8 +98,11 @@ static void add_finding_step(struct plan_path *p, const struct fix_step *s, enum
 	for (int i = 0; s->command && i < p->nsteps; i++)
 		if (strcmp(p->steps[i].command, s->command) == 0)
 			return;	/* two findings, one command: once is enough */
-	if ((added = plan_step_add(p, kind, s->command, "%s", s->text)))
+	if ((added = plan_step_add(p, kind, s->command, "%s", s->text))) {
 		str_copy(added->from, sizeof(added->from), cause_name(cause));
+		plan_text_copy(added->why, sizeof(added->why), added->why_local, sizeof(added->why_local), s->text,
+			       s->text_local);
+	}
 }
 
 /* The steps of group alt of f; reboots are left for the end of the shared part. */
@@ -148,7 +152,8 @@ static void shared_steps(const struct fix_report *r, const struct diagnosis *d, 
 
 /* shared + the planner's path (NULL: none) as a complete path appended to r->plan. */
 static void add_path(struct fix_report *r, const struct plan_path *shared, const struct plan_path *torch,
-		     const char *id, const char *title, const char *tradeoff)
+		     const char *id, const char *title, const char *title_local, const char *tradeoff,
+		     const char *tradeoff_local)
 {
 	struct plan *pl = &r->plan;
 	struct plan_path *p;
@@ -177,8 +182,9 @@ static void add_path(struct fix_report *r, const struct plan_path *shared, const
 			       "PyTorch install to check");
 	}
 	str_copy(p->id, sizeof(p->id), id);
-	str_copy(p->title, sizeof(p->title), title);
-	str_copy(p->tradeoff, sizeof(p->tradeoff), tradeoff);
+	plan_text_copy(p->title, sizeof(p->title), p->title_local, sizeof(p->title_local), title, title_local);
+	plan_text_copy(p->tradeoff, sizeof(p->tradeoff), p->tradeoff_local, sizeof(p->tradeoff_local), tradeoff,
+		       tradeoff_local);
 }
 
 static void note_findings(struct fix_report *r, const struct diagnosis *d)
@@ -202,7 +208,7 @@ void fix_compose(const struct facts *f, const struct diagnosis *d, const char *v
 	struct plan *torch = malloc(sizeof(*torch));
 	struct plan_path *shared = malloc(sizeof(*shared));
 	const struct plan_path *main_torch;
-	char title[200];
+	char title[200], title_local[300], tradeoff[300], tradeoff_local[400];
 
 	memset(out, 0, sizeof(*out));
 	out->root = d->root_cause;
@@ -234,11 +240,19 @@ void fix_compose(const struct facts *f, const struct diagnosis *d, const char *v
 	if (out->problem != PROBLEM_NONE && !main_torch && !shared->nsteps)
 		goto done;	/* nothing checked to offer: the note says why */
 	for (int i = 0; i < torch->npaths; i++)
-		add_path(out, shared, &torch->paths[i], torch->paths[i].id, torch->paths[i].title, torch->paths[i].tradeoff);
+		add_path(out, shared, &torch->paths[i], torch->paths[i].id, torch->paths[i].title,
+			 torch->paths[i].title_local, torch->paths[i].tradeoff, torch->paths[i].tradeoff_local);
 	if (!main_torch) {
-		str_printf(title, sizeof(title), "Fix the root cause%s%s", d->root_cause ? ": " : "",
-			   d->root_cause ? d->root_cause->title : "");
-		add_path(out, shared, NULL, "findings", title, "the fix steps of the diagnosis' findings, root cause first");
+		if (d->root_cause)
+			plan_textf(title, sizeof(title), title_local, sizeof(title_local), "Fix the root cause: %s",
+				   finding_text(d->root_cause->title, d->root_cause->title_local));
+		else
+			plan_textf(title, sizeof(title), title_local, sizeof(title_local), "%s", N_("Fix the root cause"));
+		if (d->root_cause)
+			snprintf(title, sizeof(title), "Fix the root cause: %s", d->root_cause->title);
+		plan_textf(tradeoff, sizeof(tradeoff), tradeoff_local, sizeof(tradeoff_local), "%s",
+			   N_("the fix steps of the diagnosis' findings, root cause first"));
+		add_path(out, shared, NULL, "findings", title, title_local, tradeoff, tradeoff_local);
 	}
 	/* a finding's own alternatives (Secure Boot: sign the module or switch it off) as paths of their own */
 	for (size_t i = 0; i < d->findings.count; i++) {
@@ -247,10 +261,13 @@ void fix_compose(const struct facts *f, const struct diagnosis *d, const char *v
 		if (fd->severity != SEV_ERROR || planner_owns(fd->cause, out->problem) || fd->nblocked > 0)
 			continue;
 		for (int k = 1; k <= fd->nalt; k++) {
-			str_printf(title, sizeof(title), "the diagnosis' other way for %s: %s", cause_name(fd->cause),
-				   fd->title);
+			plan_textf(tradeoff, sizeof(tradeoff), tradeoff_local, sizeof(tradeoff_local), "the diagnosis' other "
+				   "way for %s: %s", cause_name(fd->cause), finding_text(fd->title, fd->title_local));
+			snprintf(tradeoff, sizeof(tradeoff), "the diagnosis' other way for %s: %s", cause_name(fd->cause),
+				 fd->title);
 			shared_steps(out, d, main_torch, fd, k, shared);
-			add_path(out, shared, main_torch, "finding-alternative", fd->alt_titles[k - 1], title);
+			add_path(out, shared, main_torch, "finding-alternative", fd->alt_titles[k - 1],
+				 fd->alt_titles_local[k - 1], tradeoff, tradeoff_local);
 		}
 	}
 done:

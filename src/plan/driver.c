@@ -112,18 +112,36 @@ static int expand(const char *in, const char *branch, const char *kernel, const 
 	return 0;
 }
 
+/* A step with why as it was formatted elsewhere, and its localized copy why_local ("" none). */
+static void add_step_text(struct plan_path *p, enum plan_step_kind kind, const char *cmd, const char *why,
+			  const char *why_local)
+{
+	struct plan_step *s = plan_step_add(p, kind, cmd, "%s", why);
+
+	if (s)
+		plan_text_copy(s->why, sizeof(s->why), s->why_local, sizeof(s->why_local), why, why_local);
+}
+
 /*
  * Each ' ;; '-separated command of a cell as a step (joined: all of them as one step, with &&); text that
- * is no command becomes one manual step.
+ * is no command becomes one manual step. why_local: why in the reports' language ("" none).
  */
 static int add_cell_steps(struct plan_path *p, const char *cell, const char *branch, const char *kernel,
-			  const char *repo, const char *arch, const char *why, bool joined)
+			  const char *repo, const char *arch, const char *why, const char *why_local, bool joined)
 {
 	char buf[PLAN_CMD_MAX * 2], cmd[PLAN_CMD_MAX], all[PLAN_CMD_MAX] = "";
 	const char *cur = cell;
 
 	if (!str_starts_with(cell, "sudo ") && !str_starts_with(cell, "wget ") && !str_starts_with(cell, "git ")) {
-		plan_step_add(p, STEP_MANUAL, NULL, "%s: %s", why, cell);
+		struct plan_step *s = plan_step_add(p, STEP_MANUAL, NULL, "%s: %s", why, cell);
+
+		if (s && why_local[0]) {
+			char *local = i18n_local_dupf(s->why, "%s: %s", why_local, cell);
+
+			if (!local || str_copy(s->why_local, sizeof(s->why_local), local) < 0)
+				s->why_local[0] = '\0';
+			free(local);
+		}
 		return 0;
 	}
 	while (cur && *cur) {
@@ -141,12 +159,12 @@ static int add_cell_steps(struct plan_path *p, const char *cell, const char *bra
 			if (str_printf(all + strlen(all), sizeof(all) - strlen(all), "%s%s", all[0] ? " && " : "", cmd) < 0)
 				return -1;
 		} else {
-			plan_step_add(p, STEP_RUN, cmd, "%s", why);
+			add_step_text(p, STEP_RUN, cmd, why, why_local);
 		}
 		cur = sep ? sep + 4 : NULL;
 	}
 	if (joined && all[0])
-		plan_step_add(p, STEP_RUN, all, "%s", why);
+		add_step_text(p, STEP_RUN, all, why, why_local);
 	return 0;
 }
 
@@ -238,7 +256,7 @@ int plan_driver_steps(const struct plan_machine *m, const char *need_min, struct
 {
 	const struct facts *f = m->facts;
 	struct kb_driver_install rows[48];
-	char need[32] = "", repo[32] = "", branch[16], text[200];
+	char need[32] = "", repo[32] = "", branch[16], text[200], text_local[300], setup_local[200];
 	const char *limit_by, *distro, *kernel, *arch;
 	enum distro d;
 	int max_branch, nrows, need_major;
@@ -280,15 +298,20 @@ int plan_driver_steps(const struct plan_machine *m, const char *need_min, struct
 			continue;
 		str_printf(branch, sizeof(branch), "%d", b);
 		if (newest && max_branch)
-			str_printf(text, sizeof(text), "install the NVIDIA driver (branch %d: the newest these GPUs support)",
-				   max_branch);
+			plan_textf(text, sizeof(text), text_local, sizeof(text_local), "install the NVIDIA driver (branch "
+				   "%d: the newest these GPUs support)", max_branch);
+		else if (newest)
+			plan_textf(text, sizeof(text), text_local, sizeof(text_local), "%s",
+				   N_("install the NVIDIA driver (the newest branch)"));
 		else
-			str_printf(text, sizeof(text), "install the NVIDIA driver (%s%s)",
-				   newest ? "the newest branch" : "branch ", newest ? "" : branch);
+			plan_textf(text, sizeof(text), text_local, sizeof(text_local), "install the NVIDIA driver (branch %s)",
+				   branch);
+		str_copy(setup_local, sizeof(setup_local), i18n_active() ?
+			 i18n_text(N_("first enable the repository the driver comes from")) : "");
 		if ((strcmp(row->setup, "-") != 0 &&
 		     add_cell_steps(p, row->setup, branch, kernel, repo, arch, "first enable the repository the driver "
-				    "comes from", true) < 0) ||
-		    add_cell_steps(p, row->steps, branch, kernel, repo, arch, text, false) < 0) {
+				    "comes from", setup_local, true) < 0) ||
+		    add_cell_steps(p, row->steps, branch, kernel, repo, arch, text, text_local, false) < 0) {
 			p->nsteps = saved;	/* a placeholder this machine cannot fill: try the next row */
 			continue;
 		}

@@ -117,7 +117,8 @@ static const char *index_url(const struct plan_torch *t)
 static void pip_steps(const struct plan_machine *m, struct plan_path *p, const char *py, bool uv)
 {
 	const struct plan_torch *t = &p->torch;
-	char set[64], pin[200], cmd[PLAN_CMD_MAX], need[48], companions[96];
+	char set[64], pin[200], cmd[PLAN_CMD_MAX], need[48], companions[96], companions_local[160];
+	char needs[96] = "", needs_local[160] = "";
 	struct plan_step *s;
 
 	if (!uv && m->env && !m->env->pip && p->torch.installer != INSTALL_NEW_VENV) {
@@ -131,8 +132,12 @@ static void pip_steps(const struct plan_machine *m, struct plan_path *p, const c
 			str_printf(cmd, sizeof(cmd), "uv pip uninstall --python %s %s", py, set);
 		else
 			str_printf(cmd, sizeof(cmd), "%s -m pip uninstall -y %s", py, set);
-		if ((s = plan_step_add(p, STEP_RUN, cmd, "remove torch %s%s", m->torch ? m->torch->version : "as installed",
-				       strchr(set, ' ') ? " and its companions, which must move with it" : "")))
+		if (strchr(set, ' '))
+			s = plan_step_add(p, STEP_RUN, cmd, "remove torch %s and its companions, which must move with it",
+					  m->torch ? m->torch->version : N_("as installed"));
+		else
+			s = plan_step_add(p, STEP_RUN, cmd, "remove torch %s", m->torch ? m->torch->version : N_("as installed"));
+		if (s)
 			s->torch = true;
 	}
 	plan_pins(t, str_starts_with(t->index, "-f "), "torch", pin, sizeof(pin));
@@ -143,15 +148,23 @@ static void pip_steps(const struct plan_machine *m, struct plan_path *p, const c
 	if (t->index[0])
 		str_printf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), " %s", t->index);
 	plan_driver_need(m, t->min_driver, need, sizeof(need));
-	companions[0] = '\0';
-	if (t->vision[0] || t->audio[0])
-		str_printf(companions, sizeof(companions), ", with%s%s%s%s as one matched set", t->vision[0] ? " torchvision " : "",
-			   t->vision, t->audio[0] ? (t->vision[0] ? " and torchaudio " : " torchaudio ") : "", t->audio);
-	if ((s = plan_step_add(p, STEP_RUN, cmd, "install torch %s built for CUDA %s (%s)%s%s%s%s", t->release,
-			       t->cuda[0] ? t->cuda : "-", t->variant, companions,
-			       !m->facts && need[0] ? "; it needs NVIDIA driver " : "", !m->facts && need[0] ? need : "",
-			       !m->facts && need[0] ? " or newer" : "")))
+	companions[0] = companions_local[0] = '\0';
+	if (t->vision[0] && t->audio[0])
+		plan_textf(companions, sizeof(companions), companions_local, sizeof(companions_local),
+			   ", with torchvision %s and torchaudio %s as one matched set", t->vision, t->audio);
+	else if (t->vision[0] || t->audio[0])
+		plan_textf(companions, sizeof(companions), companions_local, sizeof(companions_local),
+			   ", with %s %s as one matched set", t->vision[0] ? "torchvision" : "torchaudio",
+			   t->vision[0] ? t->vision : t->audio);
+	if (!m->facts && need[0])
+		plan_textf(needs, sizeof(needs), needs_local, sizeof(needs_local), "; it needs NVIDIA driver %s or newer", need);
+	if ((s = plan_step_add(p, STEP_RUN, cmd, "install torch %s built for CUDA %s (%s)%s%s", t->release,
+			       t->cuda[0] ? t->cuda : "-", t->variant, companions, needs))) {
 		s->torch = true;
+		if (companions_local[0] || needs_local[0])
+			plan_step_local(s, "install torch %s built for CUDA %s (%s)%s%s", t->release, t->cuda[0] ? t->cuda : "-",
+					t->variant, plan_text(companions, companions_local), plan_text(needs, needs_local));
+	}
 	if (!m->facts && !m->env) {
 		const char *vision, *audio;
 
@@ -283,17 +296,17 @@ static void new_venv_steps(const struct plan_machine *m, struct plan_path *p, ch
 	if ((d == DISTRO_UBUNTU || d == DISTRO_DEBIAN) && (!py || str_starts_with(base, "/usr/bin/"))) {
 		if ((s = plan_step_add(p, STEP_RUN, py ? "sudo apt-get install python3-venv" :
 				       "sudo apt-get install python3 python3-venv", "%s", py ?
-				       "Debian and Ubuntu ship venv's pip bootstrap separately" :
-				       "install Python 3 with venv (no interpreter was found)")))
+				       N_("Debian and Ubuntu ship venv's pip bootstrap separately") :
+				       N_("install Python 3 with venv (no interpreter was found)"))))
 			s->torch = true;
 	} else if (!py) {
 		plan_step_add(p, STEP_MANUAL, NULL, N_("install Python 3 from your distribution (no interpreter was found)"));
 	}
 	str_printf(cmd, sizeof(cmd), "%s -m venv %s", qbase, qdir);
-	if ((s = plan_step_add(p, STEP_RUN, cmd, "%s", !py ? "create a virtual environment for PyTorch" :
+	if ((s = plan_step_add(p, STEP_RUN, cmd, "%s", !py ? N_("create a virtual environment for PyTorch") :
 			       py->kind == PY_SYSTEM || py->externally_managed ?
-			       "create a virtual environment: the system interpreter's packages belong to the "
-			       "distribution (PEP 668), never sudo pip" : "create a fresh environment beside the broken one")))
+			       N_("create a virtual environment: the system interpreter's packages belong to the "
+				  "distribution (PEP 668), never sudo pip") : N_("create a fresh environment beside the broken one"))))
 		s->torch = true;
 	str_printf(interp, interpsz, "%s/bin/python", qdir);
 	pip_steps(&(struct plan_machine){ .facts = m->facts }, p, interp, false);

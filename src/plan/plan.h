@@ -9,6 +9,10 @@
  * checked against the tables (plan_check_path) before anyone shows it: a
  * path that fails a check is kept only as rejected, with the failed check.
  * Commands are text for the user; nothing here runs them.
+ *
+ * Each *_local field is the text beside it in the language of the text
+ * reports (util/i18n.h), "" when no translation is active or it reads the
+ * same; JSON, scripts and the files written from a plan use the English.
  */
 #ifndef GD_PLAN_PLAN_H
 #define GD_PLAN_PLAN_H
@@ -37,6 +41,7 @@ struct plan_step {
 	enum plan_step_kind kind;
 	char command[PLAN_CMD_MAX];	/* "" for a manual step without one */
 	char why[320];
+	char why_local[480];
 	char content[768];		/* text to put in a file (an edit step), "" otherwise */
 	char file[FACT_PATH];		/* the file content goes to, "" otherwise */
 	bool root;			/* needs root (sudo) or the host outside a container */
@@ -51,6 +56,7 @@ struct plan_check {
 	char what[24];		/* release, python, platform, index, gpu 0, driver, companions, installer, command */
 	enum check_state state;
 	char detail[240];
+	char detail_local[360];
 	const char *source;	/* the table or row source it rests on (static), NULL when none */
 };
 
@@ -87,6 +93,7 @@ struct plan_path {
 	char id[32];		/* same-release, nearest, newest, upgrade-driver, newest-new-driver, ... */
 	char title[200];
 	char tradeoff[320];
+	char title_local[300], tradeoff_local[480];
 	struct plan_step steps[PLAN_MAX_STEPS];
 	int nsteps;
 	int steps_dropped;	/* past PLAN_MAX_STEPS: a path that lost steps fails its checks */
@@ -145,6 +152,7 @@ struct plan_rejected {
 	char id[32];
 	char title[200];
 	char failed[240];	/* the first failed check */
+	char title_local[300], failed_local[360];
 };
 
 struct plan {
@@ -155,7 +163,7 @@ struct plan {
 	int nrejected;
 	char unknown[PLAN_MAX_UNKNOWN][96];	/* newer releases not judged for lack of data */
 	int nunknown;
-	char note[320];		/* why there is no path, or what the plan cannot cover */
+	char note[320];		/* why there is no path, or what the plan cannot cover (a literal: translated when shown) */
 };
 
 /* The machine of a diagnosis; gpus from PCI (not those given to VFIO), else from the driver's device list. */
@@ -206,8 +214,26 @@ int plan_container(const struct plan_machine *m, const struct plan *fixplan, str
 /* Step builders; they never fail: a path that runs out of room counts steps_dropped (and fails its checks). */
 struct plan_step *plan_step_add(struct plan_path *p, enum plan_step_kind kind, const char *command,
 				const char *why_fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Set s->why_local to fmt localized with these arguments (already in the reports' language); "" as plan_textf. */
+void plan_step_local(struct plan_step *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void plan_check_add(struct plan_path *p, const char *what, enum check_state state, const char *source,
 		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/*
+ * Format fmt into out (cut at outsz) and, when a translation is active, its localized copy into local
+ * (util/i18n.h: the catalog's fmt, %s arguments translated where the catalog has them); local is "" when
+ * no translation is active, it reads the same, or it does not fit in localsz.
+ */
+void plan_textf(char *out, size_t outsz, char *local, size_t localsz, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* Copy english and local (NULL or "": none) into a plan text and its localized copy, cut at their sizes. */
+void plan_text_copy(char *out, size_t outsz, char *local, size_t localsz, const char *english, const char *localized);
+
+/* The text to show in the text reports: local when there is one, else english. */
+static inline const char *plan_text(const char *english, const char *local)
+{
+	return local && local[0] ? local : english;
+}
 
 /* The requirement pins of t: "torch==2.5.1 torchvision==0.20.1"; with find_links the variant too ("+cu110"). */
 int plan_pins(const struct plan_torch *t, bool find_links, const char *torch_name, char *out, size_t outsz);

@@ -4,10 +4,48 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plan/plan.h"
+#include "util/i18n.h"
 #include "util/str.h"
+
+/* The localized copy of fmt with ap into local (see plan_textf); ap is consumed. */
+static void local_vformat(char *local, size_t localsz, const char *english, const char *fmt, va_list ap)
+{
+	char *s = i18n_local_vdupf(english, fmt, ap);
+
+	local[0] = '\0';
+	if (s && str_copy(local, localsz, s) < 0)
+		local[0] = '\0';	/* a cut translation could end inside a character: the English shows */
+	free(s);
+}
+
+/* See plan.h. No second formatting in English. */
+void plan_textf(char *out, size_t outsz, char *local, size_t localsz, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(out, outsz, fmt, ap);
+	va_end(ap);
+	local[0] = '\0';
+	if (i18n_active()) {
+		va_start(ap, fmt);
+		local_vformat(local, localsz, out, fmt, ap);
+		va_end(ap);
+	}
+}
+
+/* See plan.h. */
+void plan_text_copy(char *out, size_t outsz, char *local, size_t localsz, const char *english, const char *localized)
+{
+	str_copy(out, outsz, english);
+	local[0] = '\0';
+	if (localized && localized[0] && strcmp(localized, out) != 0 && str_copy(local, localsz, localized) < 0)
+		local[0] = '\0';
+}
 
 /* See plan.h: NULL when the path is full (counted in steps_dropped). */
 struct plan_step *plan_step_add(struct plan_path *p, enum plan_step_kind kind, const char *command,
@@ -30,8 +68,26 @@ struct plan_step *plan_step_add(struct plan_path *p, enum plan_step_kind kind, c
 	va_start(ap, why_fmt);
 	vsnprintf(s->why, sizeof(s->why), why_fmt, ap);
 	va_end(ap);
+	if (i18n_active()) {
+		va_start(ap, why_fmt);
+		local_vformat(s->why_local, sizeof(s->why_local), s->why, why_fmt, ap);
+		va_end(ap);
+	}
 	s->root = command && str_starts_with(command, "sudo ");
 	return s;
+}
+
+/* See plan.h. */
+void plan_step_local(struct plan_step *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	s->why_local[0] = '\0';
+	if (!i18n_active())
+		return;
+	va_start(ap, fmt);
+	local_vformat(s->why_local, sizeof(s->why_local), s->why, fmt, ap);
+	va_end(ap);
 }
 
 /* See plan.h. A failed check clears p->ok; past PLAN_MAX_CHECKS the check still counts, unlisted. */
@@ -52,6 +108,12 @@ void plan_check_add(struct plan_path *p, const char *what, enum check_state stat
 	va_start(ap, fmt);
 	vsnprintf(c->detail, sizeof(c->detail), fmt, ap);
 	va_end(ap);
+	c->detail_local[0] = '\0';
+	if (i18n_active()) {
+		va_start(ap, fmt);
+		local_vformat(c->detail_local, sizeof(c->detail_local), c->detail, fmt, ap);
+		va_end(ap);
+	}
 }
 
 /* Characters a shell word may hold unquoted (no globbing, expansion or splitting). */

@@ -68,7 +68,7 @@ static void begin(struct builder *b, const char *id)
 	b->p->ok = true;
 }
 
-static void reject(struct builder *b, const char *why)
+static void reject(struct builder *b, const char *why, const char *why_local)
 {
 	struct plan *out = b->out;
 	struct plan_rejected *r;
@@ -77,8 +77,8 @@ static void reject(struct builder *b, const char *why)
 		return;
 	r = &out->rejected[out->nrejected++];
 	str_copy(r->id, sizeof(r->id), b->p->id);
-	str_copy(r->title, sizeof(r->title), b->p->title);
-	str_copy(r->failed, sizeof(r->failed), why);
+	plan_text_copy(r->title, sizeof(r->title), r->title_local, sizeof(r->title_local), b->p->title, b->p->title_local);
+	plan_text_copy(r->failed, sizeof(r->failed), r->failed_local, sizeof(r->failed_local), why, why_local);
 }
 
 /* The same release, variant, installer and driver branch as a kept path: nothing new to offer. */
@@ -105,14 +105,15 @@ static void finish(struct builder *b)
 	if (!p->ok) {
 		for (int i = 0; i < p->nchecks; i++) {
 			if (p->checks[i].state == CHECK_FAIL) {
-				char why[240];
+				char why[240], why_local[400];
 
-				str_printf(why, sizeof(why), "%s: %s", p->checks[i].what, p->checks[i].detail);
-				reject(b, why);
+				plan_textf(why, sizeof(why), why_local, sizeof(why_local), "%s: %s", p->checks[i].what,
+					   plan_text(p->checks[i].detail, p->checks[i].detail_local));
+				reject(b, why, why_local);
 				return;
 			}
 		}
-		reject(b, "a step did not fit");
+		reject(b, "a step did not fit", i18n_text(N_("a step did not fit")));
 		return;
 	}
 	if (duplicate(b) || b->out->npaths >= PLAN_MAX_PATHS)
@@ -161,19 +162,19 @@ static void target_from_fit(struct builder *b, const struct kb_torch_fit *fit)
 	t->ptx = fit->ptx;
 }
 
-/* A path that installs fit, with driver steps first when with_driver. */
+/* A path that installs fit, with driver steps first when with_driver; title and title_local from plan_textf. */
 static void torch_path(struct builder *b, const char *id, const struct kb_torch_fit *fit, bool with_driver,
-		       const char *title, const char *tradeoff)
+		       const char *title, const char *title_local, const char *tradeoff)
 {
 	struct plan_path *p = b->p;
 	char why[240];
 
 	begin(b, id);
-	str_copy(p->title, sizeof(p->title), title);
-	str_copy(p->tradeoff, sizeof(p->tradeoff), tradeoff);
+	plan_text_copy(p->title, sizeof(p->title), p->title_local, sizeof(p->title_local), title, title_local);
+	plan_textf(p->tradeoff, sizeof(p->tradeoff), p->tradeoff_local, sizeof(p->tradeoff_local), "%s", tradeoff);
 	target_from_fit(b, fit);
 	if ((with_driver || driver_missing(b)) && plan_driver_steps(b->m, fit->min_driver.value, p, why, sizeof(why)) < 0) {
-		reject(b, why);
+		reject(b, why, NULL);
 		return;
 	}
 	plan_install_steps(b->m, p);
@@ -214,23 +215,30 @@ static void driver_only_path(struct builder *b, const char *id, bool install)
 	if (m->torch && judge_current(b, &need, &fit) == 0) {
 		if (fit.verdict != KB_TORCH_FITS)
 			return;	/* no driver makes this build work here */
-		str_printf(p->title, sizeof(p->title), "Keep torch %s; %s the driver to %s or newer", m->torch->version,
-			   install ? "install" : "upgrade", fit.min_driver.value);
-		str_copy(p->tradeoff, sizeof(p->tradeoff), "nothing changes in Python; needs root and a reboot");
+		if (install)
+			plan_textf(p->title, sizeof(p->title), p->title_local, sizeof(p->title_local),
+				   "Keep torch %s; install the driver %s or newer", m->torch->version, fit.min_driver.value);
+		else
+			plan_textf(p->title, sizeof(p->title), p->title_local, sizeof(p->title_local),
+				   "Keep torch %s; upgrade the driver to %s or newer", m->torch->version, fit.min_driver.value);
+		plan_textf(p->tradeoff, sizeof(p->tradeoff), p->tradeoff_local, sizeof(p->tradeoff_local), "%s",
+			   N_("nothing changes in Python; needs root and a reboot"));
 		str_copy(p->torch.release, sizeof(p->torch.release), b->current);
 		str_copy(p->torch.variant, sizeof(p->torch.variant), b->current_variant);
 		str_copy(p->torch.min_driver, sizeof(p->torch.min_driver), fit.min_driver.value);
 		p->torch.ptx = fit.ptx;
 	} else if (!m->torch) {
-		str_copy(p->title, sizeof(p->title), install ? "Install the NVIDIA driver" : "Upgrade the NVIDIA driver");
-		str_copy(p->tradeoff, sizeof(p->tradeoff), "needs root and a reboot");
+		plan_textf(p->title, sizeof(p->title), p->title_local, sizeof(p->title_local), "%s",
+			   install ? N_("Install the NVIDIA driver") : N_("Upgrade the NVIDIA driver"));
+		plan_textf(p->tradeoff, sizeof(p->tradeoff), p->tradeoff_local, sizeof(p->tradeoff_local), "%s",
+			   N_("needs root and a reboot"));
 	} else {
 		return;
 	}
 	p->torch.installer = INSTALL_NONE;
 	str_copy(p->torch.python, sizeof(p->torch.python), m->python ? m->python : "");
 	if (plan_driver_steps(m, m->torch ? fit.min_driver.value : NULL, p, why, sizeof(why)) < 0) {
-		reject(b, why);
+		reject(b, why, NULL);
 		return;
 	}
 	if (m->torch) {
@@ -248,34 +256,34 @@ static void same_release(struct builder *b, const char *driver, bool with_driver
 {
 	struct kb_torch_need need;
 	struct kb_torch_fit fit;
-	char title[200];
+	char title[200], title_local[300];
 
 	if (!b->current[0])
 		return;
 	need_of(b, driver, &need);
 	if (kb_torch_in_release(b->current, &need, &fit) < 0 || same_build(&fit, b->current, b->current_variant))
 		return;
-	str_printf(title, sizeof(title), "Keep torch %s, take its CUDA %s build (%s)", b->current, fit.variant.cuda,
+	plan_textf(title, sizeof(title), title_local, sizeof(title_local), "Keep torch %s, take its CUDA %s build (%s)", b->current, fit.variant.cuda,
 		   fit.variant.variant);
-	torch_path(b, "same-release", &fit, with_driver, title, "the smallest change: the same PyTorch release, so "
-		   "your code and pinned packages keep working");
+	torch_path(b, "same-release", &fit, with_driver, title, title_local, N_("the smallest change: the same PyTorch "
+		   "release, so your code and pinned packages keep working"));
 }
 
 static void nearest(struct builder *b)
 {
 	struct kb_torch_need need;
 	struct kb_torch_fit fit;
-	char title[200];
+	char title[200], title_local[300];
 
 	if (!b->current[0])
 		return;
 	need_of(b, driver_here(b), &need);
 	if (kb_torch_nearest(b->current, &need, &fit) < 0)
 		return;
-	str_printf(title, sizeof(title), "torch %s with CUDA %s (%s): the nearest release after %s that runs here",
+	plan_textf(title, sizeof(title), title_local, sizeof(title_local), "torch %s with CUDA %s (%s): the nearest release after %s that runs here",
 		   fit.release.version, fit.variant.cuda, fit.variant.variant, b->current);
-	torch_path(b, "nearest", &fit, false, title, "the smallest version step that works here; a new release may "
-		   "still change behaviour your code relies on");
+	torch_path(b, "nearest", &fit, false, title, title_local, N_("the smallest version step that works "
+		   "here; a new release may still change behaviour your code relies on"));
 }
 
 static void newest_here(struct builder *b, bool record_unknown)
@@ -283,7 +291,7 @@ static void newest_here(struct builder *b, bool record_unknown)
 	const struct plan_machine *m = b->m;
 	struct kb_torch_need need;
 	struct kb_torch_fit fit;
-	char title[200], unknown[PLAN_MAX_UNKNOWN][96];
+	char title[200], title_local[300], unknown[PLAN_MAX_UNKNOWN][96];
 	int nunknown;
 
 	need_of(b, driver_here(b), &need);
@@ -292,12 +300,12 @@ static void newest_here(struct builder *b, bool record_unknown)
 	for (int i = 0; record_unknown && i < nunknown && b->out->nunknown < PLAN_MAX_UNKNOWN; i++)
 		str_copy(b->out->unknown[b->out->nunknown++], sizeof(b->out->unknown[0]), unknown[i]);
 	if (m->driver)
-		str_printf(title, sizeof(title), "torch %s with CUDA %s (%s): the newest that runs with driver %s",
+		plan_textf(title, sizeof(title), title_local, sizeof(title_local), "torch %s with CUDA %s (%s): the newest that runs with driver %s",
 			   fit.release.version, fit.variant.cuda, fit.variant.variant, m->driver);
 	else
-		str_printf(title, sizeof(title), "torch %s with CUDA %s (%s): the newest that runs on %s",
-			   fit.release.version, fit.variant.cuda, fit.variant.variant, m->nccs ? "these GPUs" : "Linux");
-	torch_path(b, "newest", &fit, false, title, b->current[0] ? N_("the newest features and fixes; a bigger step from "
+		plan_textf(title, sizeof(title), title_local, sizeof(title_local), "torch %s with CUDA %s (%s): the newest that runs on %s",
+			   fit.release.version, fit.variant.cuda, fit.variant.variant, m->nccs ? N_("these GPUs") : "Linux");
+	torch_path(b, "newest", &fit, false, title, title_local, b->current[0] ? N_("the newest features and fixes; a bigger step from "
 		   "your current release, so code and pinned packages may need changes") :
 		   N_("the newest features and fixes that this machine supports"));
 }
@@ -308,7 +316,7 @@ static void newest_new_driver(struct builder *b)
 	const struct plan_machine *m = b->m;
 	struct kb_torch_need need;
 	struct kb_torch_fit fit;
-	char title[200], unknown[1][96];
+	char title[200], title_local[300], unknown[1][96];
 	int nunknown;
 
 	need_of(b, driver_any(b), &need);
@@ -316,11 +324,16 @@ static void newest_new_driver(struct builder *b)
 		return;
 	if (m->driver && version_compare(m->driver, fit.min_driver.value) >= 0)
 		return;	/* runs on this driver: newest_here has it */
-	str_printf(title, sizeof(title), "torch %s with CUDA %s (%s) after %s the driver (%s or newer)",
-		   fit.release.version, fit.variant.cuda, fit.variant.variant, m->driver ? "upgrading" : "installing",
-		   fit.min_driver.value);
-	torch_path(b, m->driver ? "newest-new-driver" : "newest", &fit, true, title, "the newest CUDA and PyTorch; "
-		   "needs root and a reboot for the driver");
+	if (m->driver)
+		plan_textf(title, sizeof(title), title_local, sizeof(title_local), "torch %s with CUDA %s (%s) after "
+			   "upgrading the driver (%s or newer)", fit.release.version, fit.variant.cuda, fit.variant.variant,
+			   fit.min_driver.value);
+	else
+		plan_textf(title, sizeof(title), title_local, sizeof(title_local), "torch %s with CUDA %s (%s) after "
+			   "installing the driver (%s or newer)", fit.release.version, fit.variant.cuda, fit.variant.variant,
+			   fit.min_driver.value);
+	torch_path(b, m->driver ? "newest-new-driver" : "newest", &fit, true, title, title_local,
+		   N_("the newest CUDA and PyTorch; needs root and a reboot for the driver"));
 }
 
 /*
@@ -332,7 +345,7 @@ static void older_driver(struct builder *b)
 	const struct plan_path *first = b->out->npaths ? &b->out->paths[0] : NULL;
 	struct kb_torch_need need;
 	struct kb_torch_fit fit;
-	char below[32], title[200], unknown[1][96], driver[32];
+	char below[32], title[200], title_local[300], unknown[1][96], driver[32];
 	int nunknown;
 
 	if (b->m->driver_known || !first || !first->torch.min_driver[0] || atoi(first->torch.min_driver) <= 1)
@@ -344,9 +357,10 @@ static void older_driver(struct builder *b)
 	plan_driver_need(b->m, fit.min_driver.value, driver, sizeof(driver));
 	if (atoi(driver) >= atoi(first->torch.min_driver))
 		return;	/* the GPU itself needs that branch: nothing older runs it */
-	str_printf(title, sizeof(title), "with a driver older than %d: torch %s with CUDA %s (%s), which needs %s",
+	plan_textf(title, sizeof(title), title_local, sizeof(title_local), "with a driver older than %d: torch %s with CUDA %s (%s), which needs %s",
 		   atoi(first->torch.min_driver), fit.release.version, fit.variant.cuda, fit.variant.variant, driver);
-	torch_path(b, "older-driver", &fit, false, title, "for a machine whose driver cannot be upgraded now");
+	torch_path(b, "older-driver", &fit, false, title, title_local,
+		   N_("for a machine whose driver cannot be upgraded now"));
 }
 
 /* Reinstall the very same build (its CUDA libraries went missing). */
@@ -354,14 +368,14 @@ static void reinstall(struct builder *b)
 {
 	struct kb_torch_need need;
 	struct kb_torch_fit fit;
-	char title[200];
+	char title[200], title_local[300];
 
 	need_of(b, driver_here(b), &need);
 	if (judge_current(b, &need, &fit) < 0 || fit.verdict != KB_TORCH_FITS)
 		return;
-	str_printf(title, sizeof(title), "Reinstall torch %s+%s with its CUDA libraries", b->current, b->current_variant);
-	torch_path(b, "reinstall", &fit, false, title, "the same build again: pip brings back the nvidia-* wheels it "
-		   "depends on");
+	plan_textf(title, sizeof(title), title_local, sizeof(title_local), "Reinstall torch %s+%s with its CUDA libraries", b->current, b->current_variant);
+	torch_path(b, "reinstall", &fit, false, title, title_local, N_("the same build again: pip brings back the "
+		   "nvidia-* wheels it depends on"));
 }
 
 /* The last official wheel that had kernels for a GPU no current wheel serves. */
@@ -373,18 +387,18 @@ static void last_for_gpu(struct builder *b)
 		struct kb_arch_support sup;
 		struct kb_torch_need need;
 		struct kb_torch_fit fit;
-		char title[200];
+		char title[200], title_local[300];
 
 		if (kb_arch_support(m->ccs[i], &sup) < 0 || !sup.last_torch[0])
 			continue;
 		need_of(b, driver_any(b), &need);
 		if (kb_torch_in_release(sup.last_torch, &need, &fit) < 0)
 			continue;
-		str_printf(title, sizeof(title), "torch %s with CUDA %s (%s): the last release with kernels for %s "
+		plan_textf(title, sizeof(title), title_local, sizeof(title_local), "torch %s with CUDA %s (%s): the last release with kernels for %s "
 			   "(compute capability %s)", fit.release.version, fit.variant.cuda, fit.variant.variant,
 			   m->gpu_names[i][0] ? m->gpu_names[i] : sup.arch, m->ccs[i]);
 		torch_path(b, "last-for-gpu", &fit, m->driver && version_compare(m->driver, fit.min_driver.value) < 0,
-			   title, "no later official wheel runs on this GPU: you stay on an old PyTorch");
+			   title, title_local, N_("no later official wheel runs on this GPU: you stay on an old PyTorch"));
 		return;
 	}
 }
@@ -433,10 +447,11 @@ static void from_source(struct builder *b)
 	if (!toolkit[0] || !archs[0] || release_for_toolkit(toolkit, m->python, &rel) < 0)
 		return;
 	begin(b, "build-from-source");
-	str_printf(p->title, sizeof(p->title), "Build torch %s from source for compute capability %s with CUDA %s",
-		   rel.version, archs, toolkit);
-	str_copy(p->tradeoff, sizeof(p->tradeoff), "hours of compiling, a CUDA toolkit and build tools to install, "
-		 "and no official support for this GPU any more");
+	plan_textf(p->title, sizeof(p->title), p->title_local, sizeof(p->title_local), "Build torch %s from source "
+		   "for compute capability %s with CUDA %s", rel.version, archs, toolkit);
+	plan_textf(p->tradeoff, sizeof(p->tradeoff), p->tradeoff_local, sizeof(p->tradeoff_local), "%s",
+		   N_("hours of compiling, a CUDA toolkit and build tools to install, and no official support for "
+		      "this GPU any more"));
 	t->installer = INSTALL_SOURCE;
 	str_copy(t->release, sizeof(t->release), rel.version);
 	str_copy(t->cuda, sizeof(t->cuda), toolkit);
@@ -447,7 +462,7 @@ static void from_source(struct builder *b)
 		str_copy(t->min_driver, sizeof(t->min_driver), need.value);
 	if (((m->driver && t->min_driver[0] && version_compare(m->driver, t->min_driver) < 0) || driver_missing(b)) &&
 	    plan_driver_steps(m, t->min_driver, p, why, sizeof(why)) < 0) {
-		reject(b, why);
+		reject(b, why, NULL);
 		return;
 	}
 	plan_step_add(p, STEP_MANUAL, NULL, "install the CUDA %s toolkit, the newest whose nvcc still targets compute "
@@ -532,7 +547,7 @@ static void with_uv(struct builder *b)
 	const struct plan_path *first = b->out->npaths ? &b->out->paths[0] : NULL;
 	struct kb_torch_need need;
 	struct kb_torch_fit fit;
-	char title[200];
+	char title[200], title_local[300];
 
 	if (!first || b->installer != INSTALL_PIP || !b->m->facts || !b->m->facts->python.uv[0] ||
 	    first->torch.installer != INSTALL_PIP || first->driver_branch[0])
@@ -540,10 +555,10 @@ static void with_uv(struct builder *b)
 	need_of(b, driver_here(b), &need);
 	if (kb_torch_in_release(first->torch.release, &need, &fit) < 0 || strcmp(fit.variant.variant, first->torch.variant))
 		return;
-	str_printf(title, sizeof(title), "The plan's torch %s+%s with uv pip instead of pip", first->torch.release,
+	plan_textf(title, sizeof(title), title_local, sizeof(title_local), "The plan's torch %s+%s with uv pip instead of pip", first->torch.release,
 		   first->torch.variant);
 	b->installer = INSTALL_UV_PIP;
-	torch_path(b, "uv", &fit, false, title, "the same packages; uv installs them much faster");
+	torch_path(b, "uv", &fit, false, title, title_local, N_("the same packages; uv installs them much faster"));
 	b->installer = INSTALL_PIP;
 }
 
@@ -566,7 +581,7 @@ int plan_torch(const struct plan_machine *m, enum plan_problem problem, struct p
 	if (problem == PROBLEM_NONE)
 		return 0;
 	if (!(b.p = malloc(sizeof(*b.p)))) {
-		str_copy(out->note, sizeof(out->note), "out of memory");
+		str_copy(out->note, sizeof(out->note), N_("out of memory"));
 		return 0;
 	}
 	b.installer = plan_env_installer(m);
@@ -627,7 +642,7 @@ int plan_torch(const struct plan_machine *m, enum plan_problem problem, struct p
 	with_uv(&b);
 	free(b.p);
 	if (out->npaths == 0 && !out->note[0])
-		str_copy(out->note, sizeof(out->note), out->nrejected ? "every way the tables offer failed its checks" :
-			 "the tables hold no PyTorch build for this machine");
+		str_copy(out->note, sizeof(out->note), out->nrejected ? N_("every way the tables offer failed its checks") :
+			 N_("the tables hold no PyTorch build for this machine"));
 	return out->npaths;
 }

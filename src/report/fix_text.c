@@ -7,10 +7,11 @@
 
 #include "report/report_fix.h"
 #include "report/textfmt.h"
+#include "util/i18n.h"
 
 static const char *check_mark(enum check_state st)
 {
-	return st == CHECK_PASS ? "ok" : st == CHECK_FAIL ? "FAIL" : "not checked";
+	return st == CHECK_PASS ? _("ok") : st == CHECK_FAIL ? _("FAIL") : _("not checked");
 }
 
 /* A file's lines, indented under the step. */
@@ -30,11 +31,11 @@ static void print_content(struct textfmt *t, const char *content)
 
 static void print_step(struct textfmt *t, int n, const struct plan_step *s)
 {
-	tf_wrapf(t, 2, 6, "%d. %s%s", n, s->why, s->root ? " (as root)" : "");
+	tf_wrapf(t, 2, 6, "%d. %s%s", n, plan_text(s->why, s->why_local), s->root ? _(" (as root)") : "");
 	if (s->command[0])
 		tf_line(t, 6, "%s$ %s%s", tf_c(t, TF_GREEN), s->command, tf_c(t, TF_RESET));
 	if (s->file[0])
-		tf_line(t, 6, "in %s:", s->file);
+		tf_line(t, 6, _("in %s:"), s->file);
 	if (s->content[0])
 		print_content(t, s->content);
 }
@@ -43,9 +44,10 @@ static void print_checks(struct textfmt *t, const struct plan_path *p)
 {
 	if (p->nchecks == 0)
 		return;
-	tf_line(t, 2, "%schecks:%s", tf_c(t, TF_DIM), tf_c(t, TF_RESET));
+	tf_line(t, 2, "%s%s%s", tf_c(t, TF_DIM), _("checks:"), tf_c(t, TF_RESET));
 	for (int i = 0; i < p->nchecks; i++)
-		tf_wrapf(t, 4, 6, "[%s] %s: %s", check_mark(p->checks[i].state), p->checks[i].what, p->checks[i].detail);
+		tf_wrapf(t, 4, 6, "[%s] %s: %s", check_mark(p->checks[i].state), p->checks[i].what,
+			 plan_text(p->checks[i].detail, p->checks[i].detail_local));
 }
 
 /* Whether the first n steps of a are those of b. */
@@ -74,8 +76,9 @@ static void gpu_list(const struct plan_machine *m, char *out, size_t outsz)
 		}
 		if (seen)
 			continue;
-		snprintf(out + strlen(out), outsz - strlen(out), "%s%.0d%s%s (compute capability %s)", out[0] ? ", " : "",
-			 n > 1 ? n : 0, n > 1 ? "x " : "", m->gpu_names[i][0] ? m->gpu_names[i] : "GPU", m->ccs[i]);
+		snprintf(out + strlen(out), outsz - strlen(out), "%s%.0d%s", out[0] ? ", " : "", n > 1 ? n : 0, n > 1 ? "x " : "");
+		snprintf(out + strlen(out), outsz - strlen(out), _("%s (compute capability %s)"),
+			 m->gpu_names[i][0] ? m->gpu_names[i] : "GPU", m->ccs[i]);
 	}
 }
 
@@ -91,14 +94,17 @@ static bool has_step(const struct plan_path *p, const struct plan_step *s)
 static void print_machine(struct textfmt *t, const struct fix_report *r)
 {
 	const struct plan_machine *m = &r->machine;
-	char gpus[512], python[FACT_PATH + 64] = "no Python found";
+	char gpus[512], python[FACT_PATH + 64], driver[64];
 
 	gpu_list(m, gpus, sizeof(gpus));
-	if (m->env)
-		snprintf(python, sizeof(python), "Python %s at %s%s", m->env->version, m->env->exe,
-			 m->env->kind == PY_SYSTEM ? " (the system's)" : "");
-	tf_wrapf(t, 2, 4, "%s%s; driver %s; %s%s", tf_c(t, TF_DIM), python, m->driver ? m->driver : "none",
-		 gpus[0] ? gpus : "no GPU with a known compute capability", tf_c(t, TF_RESET));
+	snprintf(python, sizeof(python), "%s", _("no Python found"));
+	if (m->env && m->env->kind == PY_SYSTEM)
+		snprintf(python, sizeof(python), _("Python %s at %s (the system's)"), m->env->version, m->env->exe);
+	else if (m->env)
+		snprintf(python, sizeof(python), _("Python %s at %s"), m->env->version, m->env->exe);
+	snprintf(driver, sizeof(driver), _("driver %s"), m->driver ? m->driver : _("none"));
+	tf_wrapf(t, 2, 4, "%s%s; %s; %s%s", tf_c(t, TF_DIM), python, driver,
+		 gpus[0] ? gpus : _("no GPU with a known compute capability"), tf_c(t, TF_RESET));
 }
 
 /* See report_fix.h. */
@@ -108,10 +114,10 @@ void report_text_fix(FILE *out, const struct fix_report *r, const struct report_
 	const struct plan *pl = &r->plan;
 
 	if (r->nothing_to_fix) {
-		fprintf(out, "gpudoctor fix: nothing to fix: no error finding on this machine.\n");
+		fprintf(out, "%s\n", _("gpudoctor fix: nothing to fix: no error finding on this machine."));
 		for (int i = 0; i < r->nalso; i++)
-			tf_wrapf(t, 2, 4, "warning %s: %s (`gpudoctor` shows its fix)", cause_name(r->also[i]->cause),
-				 r->also[i]->title);
+			tf_wrapf(t, 2, 4, _("warning %s: %s (`gpudoctor` shows its fix)"), cause_name(r->also[i]->cause),
+				 finding_text(r->also[i]->title, r->also[i]->title_local));
 		return;
 	}
 	{
@@ -119,39 +125,43 @@ void report_text_fix(FILE *out, const struct fix_report *r, const struct report_
 		const struct finding *lead = r->root ? r->root : r->naddressed ? r->addressed[0] : NULL;
 
 		tf_wrapf(t, 0, 2, "%sgpudoctor fix:%s %s%s%s%s", tf_c(t, TF_BOLD), tf_c(t, TF_RESET),
-			 lead ? lead->title : "a working PyTorch", lead ? " [" : "", lead ? cause_name(lead->cause) : "",
+			 lead ? finding_text(lead->title, lead->title_local) : _("a working PyTorch"), lead ? " [" : "", lead ? cause_name(lead->cause) : "",
 			 lead ? "]" : "");
 	}
 	print_machine(t, r);
 	if (pl->npaths == 0) {
-		tf_wrapf(t, 0, 2, "\nNo plan: %s.", pl->note[0] ? pl->note : "the tables offer no way for this machine");
+		fputc('\n', out);
+		tf_wrapf(t, 0, 2, _("No plan: %s."), pl->note[0] ? i18n_text(pl->note) :
+			 _("the tables offer no way for this machine"));
 	} else {
 		const struct plan_path *p = &pl->paths[0];
 
 		fputc('\n', out);
-		tf_wrapf(t, 0, 6, "%sPlan:%s %s", tf_c(t, TF_BOLD), tf_c(t, TF_RESET), p->title);
-		tf_wrapf(t, 6, 6, "%s%s%s", tf_c(t, TF_DIM), p->tradeoff, tf_c(t, TF_RESET));
+		tf_wrapf(t, 0, 6, "%s%s%s %s", tf_c(t, TF_BOLD), _("Plan:"), tf_c(t, TF_RESET), plan_text(p->title, p->title_local));
+		tf_wrapf(t, 6, 6, "%s%s%s", tf_c(t, TF_DIM), plan_text(p->tradeoff, p->tradeoff_local), tf_c(t, TF_RESET));
 		for (int i = 0; i < p->nsteps; i++)
 			print_step(t, i + 1, &p->steps[i]);
 		print_checks(t, p);
 	}
 	if (pl->npaths > 1) {
 		fputc('\n', out);
-		tf_wrapf(t, 0, 2, "%sAlternatives%s, each instead of the plan:", tf_c(t, TF_BOLD), tf_c(t, TF_RESET));
+		tf_wrapf(t, 0, 2, "%s%s%s%s", tf_c(t, TF_BOLD), _("Alternatives"), tf_c(t, TF_RESET),
+			 _(", each instead of the plan:"));
 		for (int a = 1; a < pl->npaths; a++) {
 			const struct plan_path *p = &pl->paths[a];
 			int from = r->nshared > 0 && shares(p, &pl->paths[0], r->nshared) ? r->nshared : 0;
 
 			fputc('\n', out);
-			tf_wrapf(t, 0, 5, "%s%c.%s %s", tf_c(t, TF_BOLD), 'A' + a - 1, tf_c(t, TF_RESET), p->title);
-			tf_wrapf(t, 5, 5, "%s%s%s", tf_c(t, TF_DIM), p->tradeoff, tf_c(t, TF_RESET));
+			tf_wrapf(t, 0, 5, "%s%c.%s %s", tf_c(t, TF_BOLD), 'A' + a - 1, tf_c(t, TF_RESET),
+				 plan_text(p->title, p->title_local));
+			tf_wrapf(t, 5, 5, "%s%s%s", tf_c(t, TF_DIM), plan_text(p->tradeoff, p->tradeoff_local), tf_c(t, TF_RESET));
 			if (from == 1)
-				tf_line(t, 2, "step 1 as in the plan, then:");
+				tf_line(t, 2, "%s", _("step 1 as in the plan, then:"));
 			else if (from)
-				tf_line(t, 2, "steps 1-%d as in the plan, then:", from);
+				tf_line(t, 2, _("steps 1-%d as in the plan, then:"), from);
 			for (int i = from; i < p->nsteps; i++) {
 				if (p->steps[i].kind == STEP_VERIFY && has_step(&pl->paths[0], &p->steps[i])) {
-					tf_line(t, 2, "%d. the plan's checks", i + 1);
+					tf_line(t, 2, _("%d. the plan's checks"), i + 1);
 					break;
 				}
 				print_step(t, i + 1, &p->steps[i]);
@@ -162,26 +172,30 @@ void report_text_fix(FILE *out, const struct fix_report *r, const struct report_
 	}
 	if (pl->nrejected && (o->verbose || pl->npaths == 0)) {
 		fputc('\n', out);
-		tf_line(t, 0, "Not offered (failed a check):");
-		for (int i = 0; i < pl->nrejected; i++)
-			tf_wrapf(t, 2, 4, "- %s: %s", pl->rejected[i].title[0] ? pl->rejected[i].title : pl->rejected[i].id,
-				 pl->rejected[i].failed);
+		tf_line(t, 0, "%s", _("Not offered (failed a check):"));
+		for (int i = 0; i < pl->nrejected; i++) {
+			const struct plan_rejected *rj = &pl->rejected[i];
+
+			tf_wrapf(t, 2, 4, "- %s: %s", rj->title[0] ? plan_text(rj->title, rj->title_local) : rj->id,
+				 plan_text(rj->failed, rj->failed_local));
+		}
 	}
 	if (pl->nunknown) {
 		fputc('\n', out);
-		tf_line(t, 0, "Newer releases not judged for lack of data:");
+		tf_line(t, 0, "%s", _("Newer releases not judged for lack of data:"));
 		for (int i = 0; i < pl->nunknown; i++)
 			tf_wrapf(t, 2, 4, "- %s", pl->unknown[i]);
 	}
 	if (r->nalso) {
 		fputc('\n', out);
-		tf_line(t, 0, "Also (warnings the plan leaves; `gpudoctor` shows their fixes):");
+		tf_line(t, 0, "%s", _("Also (warnings the plan leaves; `gpudoctor` shows their fixes):"));
 		for (int i = 0; i < r->nalso; i++)
-			tf_wrapf(t, 2, 4, "- %s: %s", cause_name(r->also[i]->cause), r->also[i]->title);
+			tf_wrapf(t, 2, 4, "- %s: %s", cause_name(r->also[i]->cause),
+				 finding_text(r->also[i]->title, r->also[i]->title_local));
 	}
 	if (pl->npaths > 0) {
 		fputc('\n', out);
-		tf_wrapf(t, 0, 0, "%sgpudoctor fix only prints: nothing was run. `gpudoctor fix --script` writes the plan as "
-			 "a bash script.%s", tf_c(t, TF_DIM), tf_c(t, TF_RESET));
+		tf_wrapf(t, 0, 0, "%s%s%s", tf_c(t, TF_DIM), _("gpudoctor fix only prints: nothing was run. `gpudoctor fix "
+			 "--script` writes the plan as a bash script."), tf_c(t, TF_RESET));
 	}
 }

@@ -10,178 +10,6 @@
 #include "util/i18n.h"
 #include "util/str.h"
 
-/* A growing string for local_vdupf. */
-struct sbuf {
-	char *s;
-	size_t len, cap;
-	bool failed;
-};
-
-static void sbuf_addf(struct sbuf *b, const char *spec, ...) __attribute__((format(printf, 2, 3)));
-
-/* Append spec formatted; on failure b->failed is set and later appends do nothing. */
-static void sbuf_addf(struct sbuf *b, const char *spec, ...)
-{
-	va_list ap;
-	int n;
-
-	if (b->failed)
-		return;
-	va_start(ap, spec);
-	n = vsnprintf(NULL, 0, spec, ap);
-	va_end(ap);
-	if (n < 0) {
-		b->failed = true;
-		return;
-	}
-	if (b->len + (size_t)n + 1 > b->cap) {
-		size_t cap = (b->len + (size_t)n + 1) * 2;
-		char *s = realloc(b->s, cap);
-
-		if (!s) {
-			b->failed = true;
-			return;
-		}
-		b->s = s;
-		b->cap = cap;
-	}
-	va_start(ap, spec);
-	vsnprintf(b->s + b->len, b->cap - b->len, spec, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
-
-/*
- * One conversion of fmt (fmt[0] is '%', not "%%") with its argument(s) from ap into b, a %s argument
- * translated (i18n_text); returns the length of the directive, or 0 for one it does not know (%n, %1$s).
- */
-static size_t add_directive(struct sbuf *b, const char *fmt, va_list *ap)
-{
-	char spec[32], length[3] = "";
-	const char *p = fmt + 1;
-	int width = -1, prec = -1, n;
-	size_t flags;
-
-	flags = strspn(p, "-+ #0'");
-	p += flags;
-	if (*p == '*') {
-		width = va_arg(*ap, int);
-		p++;
-	} else {
-		for (width = 0; *p >= '0' && *p <= '9'; p++)
-			width = width * 10 + (*p - '0');
-		if (p == fmt + 1 + flags)
-			width = -1;
-	}
-	if (*p == '.') {
-		p++;
-		if (*p == '*') {
-			prec = va_arg(*ap, int);	/* a negative one counts as none */
-			p++;
-		} else {
-			for (prec = 0; *p >= '0' && *p <= '9'; p++)
-				prec = prec * 10 + (*p - '0');
-		}
-	}
-	for (size_t k = 0; k < 2 && strchr("hlzjtL", *p) && *p; k++)
-		length[k] = *p++;
-	if (flags > 6 || !*p)
-		return 0;
-	n = snprintf(spec, sizeof(spec), "%%%.*s", (int)flags, fmt + 1);
-	if (width >= 0)
-		n += snprintf(spec + n, sizeof(spec) - (size_t)n, "%d", width);
-	if (prec >= 0)
-		n += snprintf(spec + n, sizeof(spec) - (size_t)n, ".%d", prec);
-	snprintf(spec + n, sizeof(spec) - (size_t)n, "%s%c", length, *p);
-	switch (*p) {
-	case 'd': case 'i':
-		if (strcmp(length, "ll") == 0)
-			sbuf_addf(b, spec, va_arg(*ap, long long));
-		else if (strcmp(length, "l") == 0)
-			sbuf_addf(b, spec, va_arg(*ap, long));
-		else if (strcmp(length, "z") == 0 || strcmp(length, "t") == 0)
-			sbuf_addf(b, spec, va_arg(*ap, ptrdiff_t));
-		else if (strcmp(length, "j") == 0)
-			sbuf_addf(b, spec, va_arg(*ap, intmax_t));
-		else
-			sbuf_addf(b, spec, va_arg(*ap, int));
-		break;
-	case 'u': case 'o': case 'x': case 'X':
-		if (strcmp(length, "ll") == 0)
-			sbuf_addf(b, spec, va_arg(*ap, unsigned long long));
-		else if (strcmp(length, "l") == 0)
-			sbuf_addf(b, spec, va_arg(*ap, unsigned long));
-		else if (strcmp(length, "z") == 0 || strcmp(length, "t") == 0)
-			sbuf_addf(b, spec, va_arg(*ap, size_t));
-		else if (strcmp(length, "j") == 0)
-			sbuf_addf(b, spec, va_arg(*ap, uintmax_t));
-		else
-			sbuf_addf(b, spec, va_arg(*ap, unsigned));
-		break;
-	case 'c':
-		sbuf_addf(b, spec, va_arg(*ap, int));
-		break;
-	case 'e': case 'E': case 'f': case 'F': case 'g': case 'G': case 'a': case 'A':
-		if (strcmp(length, "L") == 0)
-			sbuf_addf(b, spec, va_arg(*ap, long double));
-		else
-			sbuf_addf(b, spec, va_arg(*ap, double));
-		break;
-	case 's': {
-		const char *arg = va_arg(*ap, const char *);
-
-		sbuf_addf(b, spec, arg ? i18n_text(arg) : "(null)");
-		break;
-	}
-	case 'p':
-		sbuf_addf(b, spec, va_arg(*ap, void *));
-		break;
-	default:
-		return 0;
-	}
-	return (size_t)(p + 1 - fmt);
-}
-
-/*
- * The localized text of fmt with ap: the catalog's fmt, its %s arguments translated where the catalog
- * has them (a code word marked N_, a data table's text). NULL when no translation is active, when it
- * reads the same as English (the caller's english), or on failure. ap is consumed.
- */
-static char *local_vdupf(const char *english, const char *fmt, va_list ap)
-{
-	struct sbuf b = { 0 };
-	const char *p;
-	va_list args;
-
-	if (!english || !i18n_active())
-		return NULL;
-	va_copy(args, ap);
-	for (p = i18n_text(fmt); *p && !b.failed;) {
-		size_t run = strcspn(p, "%"), used;
-
-		if (run) {
-			sbuf_addf(&b, "%.*s", (int)run, p);
-			p += run;
-			continue;
-		}
-		if (p[1] == '%') {
-			sbuf_addf(&b, "%%");
-			p += 2;
-			continue;
-		}
-		used = add_directive(&b, p, &args);
-		if (!used)
-			b.failed = true;
-		p += used;
-	}
-	va_end(args);
-	if (b.failed || !b.s || strcmp(b.s, english) == 0) {
-		free(b.s);
-		return NULL;
-	}
-	return b.s;
-}
-
 static bool reserve(struct findings *list, size_t more)
 {
 	size_t cap = list->cap ? list->cap : 16;
@@ -222,7 +50,7 @@ struct finding *findings_add(struct findings *list, enum cause_id cause, enum se
 	va_end(ap);
 	if (i18n_active()) {
 		va_start(local, title_fmt);
-		f->title_local = local_vdupf(f->title, title_fmt, local);
+		f->title_local = i18n_local_vdupf(f->title, title_fmt, local);
 		va_end(local);
 	}
 	return f;
@@ -253,7 +81,7 @@ static void replace_text(char **slot, const char *fmt, va_list ap)
 static void replace_local(char **slot, const char *english, const char *fmt, va_list ap)
 {
 	free(*slot);
-	*slot = local_vdupf(english, fmt, ap);
+	*slot = i18n_local_vdupf(english, fmt, ap);
 }
 
 /* Replace the detail (the old one is freed) with a formatted copy f owns; NULL f is ignored. */
@@ -313,7 +141,7 @@ void finding_evidence(struct finding *f, const char *fact, const char *source, c
 	va_end(ap);
 	if (i18n_active()) {
 		va_start(ap, value_fmt);
-		e->value_local = local_vdupf(e->value, value_fmt, ap);
+		e->value_local = i18n_local_vdupf(e->value, value_fmt, ap);
 		va_end(ap);
 	}
 }
@@ -329,7 +157,7 @@ static void add_fix(struct finding *f, int alt, const char *command, const char 
 	s = &f->fix[f->nfix++];
 	s->command = command ? str_dup(command) : NULL;
 	s->text = str_vdupf(fmt, ap);
-	s->text_local = local ? local_vdupf(s->text, fmt, *local) : NULL;
+	s->text_local = local ? i18n_local_vdupf(s->text, fmt, *local) : NULL;
 	s->alt = alt;
 }
 
@@ -393,9 +221,48 @@ void finding_alternative(struct finding *f, const char *title_fmt, ...)
 	va_end(ap);
 	if (i18n_active()) {
 		va_start(ap, title_fmt);
-		f->alt_titles_local[f->nalt] = local_vdupf(f->alt_titles[f->nalt], title_fmt, ap);
+		f->alt_titles_local[f->nalt] = i18n_local_vdupf(f->alt_titles[f->nalt], title_fmt, ap);
 		va_end(ap);
 	}
+	f->nalt++;
+	f->filling = f->nalt;
+}
+
+/* A copy of local for a text that reads english, NULL when there is none or it reads the same. */
+static char *local_copy(const char *english, const char *local)
+{
+	return local && local[0] && (!english || strcmp(english, local) != 0) ? str_dup(local) : NULL;
+}
+
+/* See finding.h. */
+void finding_fix_text(struct finding *f, const char *command, const char *text, const char *local)
+{
+	struct fix_step *s;
+
+	if (!f)
+		return;
+	if (f->nfix >= FINDING_MAX_FIX || f->filling < 0 || f->filling > f->nalt) {
+		f->fix_dropped++;
+		return;
+	}
+	s = &f->fix[f->nfix++];
+	s->command = command ? str_dup(command) : NULL;
+	s->text = str_dup(text);
+	s->text_local = local_copy(text, local);
+	s->alt = f->filling;
+}
+
+/* See finding.h. */
+void finding_alternative_text(struct finding *f, const char *title, const char *local)
+{
+	if (!f)
+		return;
+	if (f->nalt >= FINDING_MAX_ALTS) {
+		f->filling = -1;
+		return;
+	}
+	f->alt_titles[f->nalt] = str_dup(title);
+	f->alt_titles_local[f->nalt] = local_copy(title, local);
 	f->nalt++;
 	f->filling = f->nalt;
 }

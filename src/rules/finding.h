@@ -112,6 +112,14 @@ void finding_fix_alt(struct finding *f, int alt, const char *command, const char
 	__attribute__((format(printf, 4, 5)));
 
 /*
+ * finding_fix and finding_alternative for a text formatted elsewhere (a plan's step): text copied as it
+ * is, with local (NULL: none; one that reads as text counts as none) as its localized copy. Dropped and
+ * counted as finding_fix and finding_alternative do; NULL f is ignored.
+ */
+void finding_fix_text(struct finding *f, const char *command, const char *text, const char *local);
+void finding_alternative_text(struct finding *f, const char *title, const char *local);
+
+/*
  * Set the localized text of the last evidence row, fix step or alternative added to f (a copy of local;
  * NULL for none), for copies from one finding to another. Does nothing when there is none.
  */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kb/kb.h"
+#include "util/i18n.h"
 #include "util/str.h"
 
 /*
@@ -17,10 +18,16 @@ static void add_path_steps(struct finding *f, const struct plan_path *p, bool ch
 
 		if (s->kind == STEP_VERIFY && (!checks || str_starts_with(s->command, "gpudoctor")))
 			continue;
-		if (s->content[0])
-			finding_fix(f, s->command[0] ? s->command : NULL, "%s:\n%s", s->why, s->content);
-		else
-			finding_fix(f, s->command[0] ? s->command : NULL, "%s", s->why);
+		if (s->content[0]) {
+			char text[sizeof(s->why) + sizeof(s->content) + 2], *local;
+
+			str_printf(text, sizeof(text), "%s:\n%s", s->why, s->content);
+			local = s->why_local[0] ? i18n_local_dupf(text, "%s:\n%s", s->why_local, s->content) : NULL;
+			finding_fix_text(f, s->command[0] ? s->command : NULL, text, local);
+			free(local);
+		} else {
+			finding_fix_text(f, s->command[0] ? s->command : NULL, s->why, s->why_local);
+		}
 	}
 }
 
@@ -54,17 +61,28 @@ void fix_from_plan(struct finding *f, const struct plan *plan, const struct fact
 	}
 	add_path_steps(f, &plan->paths[0], true);
 	for (int i = 1; i < plan->npaths && i <= 2; i++) {
-		finding_alternative(f, "%s (%s)", plan->paths[i].title, plan->paths[i].tradeoff);
+		const struct plan_path *p = &plan->paths[i];
+		char title[sizeof(p->title) + sizeof(p->tradeoff) + 4], *local = NULL;
+
+		str_printf(title, sizeof(title), "%s (%s)", p->title, p->tradeoff);
+		if (p->title_local[0] || p->tradeoff_local[0])
+			local = i18n_local_dupf(title, "%s (%s)", plan_text(p->title, p->title_local),
+						plan_text(p->tradeoff, p->tradeoff_local));
+		finding_alternative_text(f, title, local);
+		free(local);
 		add_path_steps(f, &plan->paths[i], false);
 	}
 	if (plan->npaths > 3) {
-		char title[96];
+		int more = plan->npaths - 3;
 
-		str_printf(title, sizeof(title), "%d more way%s, each checked: gpudoctor fix lists them%s",
-			   plan->npaths - 3, plan->npaths - 3 > 1 ? "s" : "",
-			   facts->from_paste ? " (run it on the pasted machine)" : "");
-		finding_alternative(f, "%s", title);
-		finding_fix(f, "gpudoctor fix", "%s", title);
+		if (facts->from_paste)
+			finding_alternative(f, "%d more way%s, each checked: gpudoctor fix lists them (run it on the pasted "
+					    "machine)", more, more > 1 ? "s" : "");
+		else
+			finding_alternative(f, "%d more way%s, each checked: gpudoctor fix lists them", more,
+					    more > 1 ? "s" : "");
+		if (f && f->filling > 0)
+			finding_fix_text(f, "gpudoctor fix", f->alt_titles[f->filling - 1], f->alt_titles_local[f->filling - 1]);
 	}
 }
 

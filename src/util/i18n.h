@@ -11,6 +11,7 @@
 #ifndef GD_UTIL_I18N_H
 #define GD_UTIL_I18N_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <libintl.h>
 
@@ -54,5 +55,15 @@ bool i18n_active(void);
 
 /* gettext(s) when a translation is active and s is not NULL or empty, else s: no lookup for English. */
 const char *i18n_text(const char *s);
+
+/*
+ * The localized text of fmt with ap (util/i18n_format.c): the catalog's fmt, its %s arguments translated
+ * where the catalog has them (a code word marked N_, a data table's text; an argument already localized
+ * passes as it is). A new string the caller frees; NULL when no translation is active, when it reads the
+ * same as english (the English text of the same format and arguments), or on failure. ap is consumed.
+ */
+char *i18n_local_vdupf(const char *english, const char *fmt, va_list ap);
+/* i18n_local_vdupf with its arguments given here. */
+char *i18n_local_dupf(const char *english, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif
