@@ -15,7 +15,14 @@
 
 #include "plan/plan.h"
 #include "plan/plan_internal.h"
+#include "util/i18n.h"
 #include "util/str.h"
+
+/* What driver_reaches says of the driver after a path, and its localized copy ("" none). */
+struct said {
+	char en[160];
+	char local[240];
+};
 
 /* The driver the machine has once the path's steps ran: "580" (a branch), "newest", the installed version, or NULL. */
 static const char *driver_after(const struct plan_machine *m, const struct plan_path *p, bool *branch)
@@ -26,7 +33,7 @@ static const char *driver_after(const struct plan_machine *m, const struct plan_
 
 /* Whether the driver after the path reaches version need. */
 static enum check_state driver_reaches(const struct plan_machine *m, const struct plan_path *p, const char *need,
-				       char *said, size_t saidsz)
+				       struct said *said)
 {
 	bool branch;
 	const char *after = driver_after(m, p, &branch);
@@ -34,22 +41,25 @@ static enum check_state driver_reaches(const struct plan_machine *m, const struc
 	if (branch) {
 		/* the driver steps were asked for at least driver_min; a branch number must reach need's branch */
 		if (strcmp(after, "newest") == 0) {
-			str_printf(said, saidsz, "its driver steps install the newest branch, asked for %s or newer",
-				   p->driver_min[0] ? p->driver_min : "any version");
+			plan_textf(said->en, sizeof(said->en), said->local, sizeof(said->local), "its driver steps install the "
+				   "newest branch, asked for %s or newer", p->driver_min[0] ? p->driver_min : N_("any version"));
 			return !p->driver_min[0] || version_compare(p->driver_min, need) >= 0 ? CHECK_PASS : CHECK_FAIL;
 		}
-		str_printf(said, saidsz, "its driver steps install branch %s", after);
+		plan_textf(said->en, sizeof(said->en), said->local, sizeof(said->local), "its driver steps install branch %s",
+			   after);
 		return atoi(after) >= atoi(need) ? CHECK_PASS : CHECK_FAIL;
 	}
 	if (!m->driver_known) {
-		str_copy(said, saidsz, "the driver is not known here");
+		plan_textf(said->en, sizeof(said->en), said->local, sizeof(said->local), "%s",
+			   N_("the driver is not known here"));
 		return CHECK_UNCHECKED;
 	}
 	if (!after) {
-		str_copy(said, saidsz, "no driver is installed and the path installs none");
+		plan_textf(said->en, sizeof(said->en), said->local, sizeof(said->local), "%s",
+			   N_("no driver is installed and the path installs none"));
 		return CHECK_FAIL;
 	}
-	str_printf(said, saidsz, "driver %s is installed", after);
+	plan_textf(said->en, sizeof(said->en), said->local, sizeof(said->local), "driver %s is installed", after);
 	return version_compare(after, need) >= 0 ? CHECK_PASS : CHECK_FAIL;
 }
 
@@ -65,7 +75,9 @@ static void check_driver_serves_gpus(const struct plan_machine *m, struct plan_p
 		struct kb_arch_support sup;
 		struct kb_sm sm;
 		struct kb_answer first;
-		char what[24], said[160];
+		char what[24];
+		struct said said;
+		struct plan_check *c;
 
 		str_printf(what, sizeof(what), "driver for gpu %d", i);
 		if (kb_arch_support(m->ccs[i], &sup) == 0 && sup.last_driver_branch[0] && strcmp(after, "newest") != 0 &&
@@ -76,9 +88,11 @@ static void check_driver_serves_gpus(const struct plan_machine *m, struct plan_p
 		}
 		if (kb_sm_support(m->ccs[i], &sm) < 0 || !sm.added_in[0] || kb_cuda_min_driver(sm.added_in, &first) < 0)
 			continue;
-		if (driver_reaches(m, p, first.value, said, sizeof(said)) == CHECK_FAIL)
-			plan_check_add(p, what, CHECK_FAIL, first.source, "compute capability %s arrived with CUDA %s, which "
-				       "needs driver %s; %s", m->ccs[i], sm.added_in, first.value, said);
+		if (driver_reaches(m, p, first.value, &said) == CHECK_FAIL &&
+		    (c = plan_check_add(p, what, CHECK_FAIL, first.source, "compute capability %s arrived with CUDA %s, "
+					"which needs driver %s; %s", m->ccs[i], sm.added_in, first.value, said.en)) && said.local[0])
+			plan_check_local(c, "compute capability %s arrived with CUDA %s, which needs driver %s; %s", m->ccs[i],
+					 sm.added_in, first.value, said.local);
 	}
 }
 
@@ -103,7 +117,8 @@ static void check_kernels_and_driver(const struct plan_machine *m, struct plan_p
 	const char *archs = kb_torch_arch_list(t->release, t->variant);
 	struct kb_answer need, own;
 	bool ptx = false;
-	char said[160];
+	struct said said;
+	struct plan_check *c;
 	enum check_state st;
 
 	for (int i = 0; i < m->nccs; i++) {
@@ -121,7 +136,7 @@ static void check_kernels_and_driver(const struct plan_machine *m, struct plan_p
 				       t->release, t->variant, archs, m->ccs[i]);
 		else
 			plan_check_add(p, what, CHECK_FAIL, "data/torch_archs.tsv", "%s+%s has %s for compute capability %s",
-				       t->release, t->variant, fit == KB_ARCH_NONE ? "no kernels" : "no architecture data",
+				       t->release, t->variant, fit == KB_ARCH_NONE ? N_("no kernels") : N_("no architecture data"),
 				       m->ccs[i]);
 		ptx |= fit == KB_ARCH_PTX;
 	}
@@ -133,9 +148,12 @@ static void check_kernels_and_driver(const struct plan_machine *m, struct plan_p
 	/* JIT-compiling PTX needs the driver of the toolkit the PTX came from, not just minor compatibility */
 	if (ptx && kb_cuda_min_driver(v->cuda, &own) == 0 && version_compare(own.value, need.value) > 0)
 		need = own;
-	st = driver_reaches(m, p, need.value, said, sizeof(said));
-	plan_check_add(p, "driver", st, need.source, "CUDA %s%s needs driver %s; %s", v->cuda,
-		       ptx ? " with PTX JIT" : " (minor-version compatibility)", need.value, said);
+	st = driver_reaches(m, p, need.value, &said);
+	c = plan_check_add(p, "driver", st, need.source, "CUDA %s%s needs driver %s; %s", v->cuda,
+			   ptx ? N_(" with PTX JIT") : N_(" (minor-version compatibility)"), need.value, said.en);
+	if (c && said.local[0])
+		plan_check_local(c, "CUDA %s%s needs driver %s; %s", v->cuda,
+				 ptx ? N_(" with PTX JIT") : N_(" (minor-version compatibility)"), need.value, said.local);
 }
 
 /* The install step says what the record says: the pins and the index. */
@@ -173,8 +191,10 @@ static void check_command(struct plan_path *p, const struct kb_torch_variant *v)
 			plan_check_add(p, "command", CHECK_FAIL, NULL, "the install command lacks the index %s", url);
 			return;
 		}
-		plan_check_add(p, "command", CHECK_PASS, NULL, "step %d installs %s%s%s", i + 1, want,
-			       t->index[0] && !conda ? " from " : "", t->index[0] && !conda ? t->index : "");
+		if (t->index[0] && !conda)
+			plan_check_add(p, "command", CHECK_PASS, NULL, "step %d installs %s from %s", i + 1, want, t->index);
+		else
+			plan_check_add(p, "command", CHECK_PASS, NULL, "step %d installs %s", i + 1, want);
 		return;
 	}
 	plan_check_add(p, "command", CHECK_FAIL, NULL, "no step installs %s", want);
@@ -198,9 +218,9 @@ static void check_companions(const struct plan_machine *m, struct plan_path *p)
 	if ((want_vision && (!vision[0] || strcmp(t->vision, vision) != 0)) ||
 	    (want_audio && (!audio[0] || strcmp(t->audio, audio) != 0))) {
 		plan_check_add(p, "companions", CHECK_FAIL, source, "torch %s goes with torchvision %s and torchaudio %s; "
-			       "the path installs %s and %s", t->release, vision[0] ? vision : "(unknown)",
-			       audio[0] ? audio : "(unknown)", t->vision[0] ? t->vision : "none",
-			       t->audio[0] ? t->audio : "none");
+			       "the path installs %s and %s", t->release, vision[0] ? vision : N_("(unknown)"),
+			       audio[0] ? audio : N_("(unknown)"), t->vision[0] ? t->vision : N_("none"),
+			       t->audio[0] ? t->audio : N_("none"));
 		return;
 	}
 	plan_check_add(p, "companions", CHECK_PASS, source, "torch %s goes with%s%s%s%s", t->release,
@@ -249,7 +269,7 @@ static void check_wheel(const struct plan_machine *m, struct plan_path *p)
 			       v.conda[0] ? v.conda : "(nothing)", t->conda);
 	else
 		plan_check_add(p, "index", strcmp(want_index, t->index) == 0 ? CHECK_PASS : CHECK_FAIL, v.source,
-			       "%s+%s installs with %s", t->release, t->variant, want_index[0] ? want_index : "plain pip (PyPI)");
+			       "%s+%s installs with %s", t->release, t->variant, want_index[0] ? want_index : N_("plain pip (PyPI)"));
 	check_kernels_and_driver(m, p, &v);
 	check_companions(m, p);
 	if (p->nsteps > 0)
@@ -262,7 +282,7 @@ static void check_source(const struct plan_machine *m, struct plan_path *p)
 	const struct plan_torch *t = &p->torch;
 	struct kb_torch_release rel;
 	struct kb_answer need;
-	char said[160];
+	struct said said;
 
 	if (kb_torch_release(t->release, &rel) == 0 && t->python[0])
 		plan_check_add(p, "python", kb_python_supported(rel.python, t->python) ? CHECK_PASS : CHECK_FAIL, rel.source,
@@ -275,15 +295,18 @@ static void check_source(const struct plan_machine *m, struct plan_path *p)
 		str_printf(what, sizeof(what), "gpu %d", i);
 		plan_check_add(p, what, fit == KB_TOOLKIT_OK || fit == KB_TOOLKIT_DEPRECATED ? CHECK_PASS : CHECK_FAIL,
 			       sm.source, "CUDA %s %s compute capability %s", t->toolkit,
-			       fit == KB_TOOLKIT_OK ? "targets" : fit == KB_TOOLKIT_DEPRECATED ?
-			       "still targets (deprecated)" : "cannot target", m->ccs[i]);
+			       fit == KB_TOOLKIT_OK ? N_("targets") : fit == KB_TOOLKIT_DEPRECATED ?
+			       N_("still targets (deprecated)") : N_("cannot target"), m->ccs[i]);
 	}
 	if (t->min_driver[0]) {
-		enum check_state st = driver_reaches(m, p, t->min_driver, said, sizeof(said));
+		enum check_state st = driver_reaches(m, p, t->min_driver, &said);
+		struct plan_check *c;
 
 		kb_cuda_minor_compat_driver(atoi(t->toolkit), &need);
-		plan_check_add(p, "driver", st, need.source, "CUDA %s builds need driver %s; %s", t->toolkit,
-			       t->min_driver, said);
+		c = plan_check_add(p, "driver", st, need.source, "CUDA %s builds need driver %s; %s", t->toolkit,
+				   t->min_driver, said.en);
+		if (c && said.local[0])
+			plan_check_local(c, "CUDA %s builds need driver %s; %s", t->toolkit, t->min_driver, said.local);
 	}
 }
 

@@ -230,22 +230,33 @@ static bool row_serves(const struct plan_machine *m, const struct kb_driver_inst
 /* Where the distribution is unknown, or the driver is not this system's to change: one manual step. */
 static void manual_driver(const struct plan_machine *m, struct plan_path *p, const char *need, int max_branch)
 {
-	char at_least[64] = "", at_most[64] = "";
+	char at_least[64] = "", at_most[96] = "", least_local[96] = "", most_local[160] = "";
+	struct plan_step *s;
 
 	if (need[0])
-		str_printf(at_least, sizeof(at_least), " %s or newer", need);
+		plan_textf(at_least, sizeof(at_least), least_local, sizeof(least_local), " %s or newer", need);
 	if (max_branch)
-		str_printf(at_most, sizeof(at_most), " (branch %d at most: the last that supports these GPUs)", max_branch);
-	if (m->wsl)
-		plan_step_add(p, STEP_MANUAL, NULL, "on Windows, install the NVIDIA Windows driver%s%s from "
-			      "https://www.nvidia.com/Download/index.aspx; WSL uses it: never install a Linux driver "
-			      "inside WSL", at_least, at_most);
-	else if (m->container)
-		plan_step_add(p, STEP_MANUAL, NULL, "on the host, not in this container: install the NVIDIA driver%s%s, "
-			      "then start the container again", at_least, at_most);
-	else
-		plan_step_add(p, STEP_MANUAL, NULL, "install the NVIDIA driver%s%s from your distribution's packages, or "
-			      "NVIDIA's from https://www.nvidia.com/Download/index.aspx", at_least, at_most);
+		plan_textf(at_most, sizeof(at_most), most_local, sizeof(most_local), " (branch %d at most: the last that "
+			   "supports these GPUs)", max_branch);
+	if (m->wsl) {
+		if ((s = plan_step_add(p, STEP_MANUAL, NULL, "on Windows, install the NVIDIA Windows driver%s%s from "
+				       "https://www.nvidia.com/Download/index.aspx; WSL uses it: never install a Linux "
+				       "driver inside WSL", at_least, at_most)))
+			plan_step_local(s, "on Windows, install the NVIDIA Windows driver%s%s from "
+					"https://www.nvidia.com/Download/index.aspx; WSL uses it: never install a Linux "
+					"driver inside WSL", plan_text(at_least, least_local), plan_text(at_most, most_local));
+	} else if (m->container) {
+		if ((s = plan_step_add(p, STEP_MANUAL, NULL, "on the host, not in this container: install the NVIDIA "
+				       "driver%s%s, then start the container again", at_least, at_most)))
+			plan_step_local(s, "on the host, not in this container: install the NVIDIA driver%s%s, then start "
+					"the container again", plan_text(at_least, least_local), plan_text(at_most, most_local));
+	} else if ((s = plan_step_add(p, STEP_MANUAL, NULL, "install the NVIDIA driver%s%s from your distribution's "
+				      "packages, or NVIDIA's from https://www.nvidia.com/Download/index.aspx", at_least,
+				      at_most))) {
+		plan_step_local(s, "install the NVIDIA driver%s%s from your distribution's packages, or NVIDIA's from "
+				"https://www.nvidia.com/Download/index.aspx", plan_text(at_least, least_local),
+				plan_text(at_most, most_local));
+	}
 	if (p->nsteps > 0)
 		p->steps[p->nsteps - 1].root = true;
 }

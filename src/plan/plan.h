@@ -216,8 +216,11 @@ struct plan_step *plan_step_add(struct plan_path *p, enum plan_step_kind kind, c
 				const char *why_fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Set s->why_local to fmt localized with these arguments (already in the reports' language); "" as plan_textf. */
 void plan_step_local(struct plan_step *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void plan_check_add(struct plan_path *p, const char *what, enum check_state state, const char *source,
-		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* plan_check_add returns the check it listed, NULL past PLAN_MAX_CHECKS (counted all the same). */
+struct plan_check *plan_check_add(struct plan_path *p, const char *what, enum check_state state, const char *source,
+				  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Set c->detail_local to fmt localized with these arguments (already in the reports' language); "" as plan_textf. */
+void plan_check_local(struct plan_check *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
  * Format fmt into out (cut at outsz) and, when a translation is active, its localized copy into local

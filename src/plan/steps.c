@@ -91,8 +91,8 @@ void plan_step_local(struct plan_step *s, const char *fmt, ...)
 }
 
 /* See plan.h. A failed check clears p->ok; past PLAN_MAX_CHECKS the check still counts, unlisted. */
-void plan_check_add(struct plan_path *p, const char *what, enum check_state state, const char *source,
-		    const char *fmt, ...)
+struct plan_check *plan_check_add(struct plan_path *p, const char *what, enum check_state state, const char *source,
+				  const char *fmt, ...)
 {
 	struct plan_check *c;
 	va_list ap;
@@ -100,7 +100,7 @@ void plan_check_add(struct plan_path *p, const char *what, enum check_state stat
 	if (state == CHECK_FAIL)
 		p->ok = false;
 	if (p->nchecks >= PLAN_MAX_CHECKS)
-		return;
+		return NULL;
 	c = &p->checks[p->nchecks++];
 	str_copy(c->what, sizeof(c->what), what);
 	c->state = state;
@@ -114,6 +114,20 @@ void plan_check_add(struct plan_path *p, const char *what, enum check_state stat
 		local_vformat(c->detail_local, sizeof(c->detail_local), c->detail, fmt, ap);
 		va_end(ap);
 	}
+	return c;
+}
+
+/* See plan.h. */
+void plan_check_local(struct plan_check *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	c->detail_local[0] = '\0';
+	if (!i18n_active())
+		return;
+	va_start(ap, fmt);
+	local_vformat(c->detail_local, sizeof(c->detail_local), c->detail, fmt, ap);
+	va_end(ap);
 }
 
 /* Characters a shell word may hold unquoted (no globbing, expansion or splitting). */

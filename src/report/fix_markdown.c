@@ -48,7 +48,7 @@ void report_markdown_fix(FILE *out, const struct fix_report *r)
 		fputc('\n', out);
 		return;
 	}
-	fprintf(out, "### %s %s\n\n%s\n\n", _("Plan:"), plan_text(pl->paths[0].title, pl->paths[0].title_local),
+	fprintf(out, "### %s%s\n\n%s\n\n", _("Plan: "), plan_text(pl->paths[0].title, pl->paths[0].title_local),
 		plan_text(pl->paths[0].tradeoff, pl->paths[0].tradeoff_local));
 	md_steps(out, &pl->paths[0]);
 	if (pl->paths[0].nchecks) {

@@ -94,7 +94,7 @@ static bool has_step(const struct plan_path *p, const struct plan_step *s)
 static void print_machine(struct textfmt *t, const struct fix_report *r)
 {
 	const struct plan_machine *m = &r->machine;
-	char gpus[512], python[FACT_PATH + 64], driver[64];
+	char gpus[512], python[FACT_PATH + 64], driver[64], line[sizeof(gpus) + sizeof(python) + sizeof(driver) + 16];
 
 	gpu_list(m, gpus, sizeof(gpus));
 	snprintf(python, sizeof(python), "%s", _("no Python found"));
@@ -103,8 +103,9 @@ static void print_machine(struct textfmt *t, const struct fix_report *r)
 	else if (m->env)
 		snprintf(python, sizeof(python), _("Python %s at %s"), m->env->version, m->env->exe);
 	snprintf(driver, sizeof(driver), _("driver %s"), m->driver ? m->driver : _("none"));
-	tf_wrapf(t, 2, 4, "%s%s; %s; %s%s", tf_c(t, TF_DIM), python, driver,
-		 gpus[0] ? gpus : _("no GPU with a known compute capability"), tf_c(t, TF_RESET));
+	snprintf(line, sizeof(line), _("%s; %s; %s"), python, driver,
+		 gpus[0] ? gpus : _("no GPU with a known compute capability"));
+	tf_wrapf(t, 2, 4, "%s%s%s", tf_c(t, TF_DIM), line, tf_c(t, TF_RESET));
 }
 
 /* See report_fix.h. */
@@ -137,7 +138,7 @@ void report_text_fix(FILE *out, const struct fix_report *r, const struct report_
 		const struct plan_path *p = &pl->paths[0];
 
 		fputc('\n', out);
-		tf_wrapf(t, 0, 6, "%s%s%s %s", tf_c(t, TF_BOLD), _("Plan:"), tf_c(t, TF_RESET), plan_text(p->title, p->title_local));
+		tf_wrapf(t, 0, 6, "%s%s%s%s", tf_c(t, TF_BOLD), _("Plan: "), tf_c(t, TF_RESET), plan_text(p->title, p->title_local));
 		tf_wrapf(t, 6, 6, "%s%s%s", tf_c(t, TF_DIM), plan_text(p->tradeoff, p->tradeoff_local), tf_c(t, TF_RESET));
 		for (int i = 0; i < p->nsteps; i++)
 			print_step(t, i + 1, &p->steps[i]);
