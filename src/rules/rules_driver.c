@@ -209,8 +209,9 @@ static void check_not_installed(const struct facts *facts, struct findings *out)
 	finding_detail(f, "The GPU is on the bus, but there is no NVIDIA kernel module for kernel %s, no DKMS "
 		       "build and no libcuda.so.1. %s",
 		       facts->system.kernel_release,
-		       gpu_bound_to(facts, "nouveau") ? "The open-source nouveau driver drives the display, "
-						       "but it cannot run CUDA." : "Nothing can run CUDA until it is installed.");
+		       gpu_bound_to(facts, "nouveau") ? N_("The open-source nouveau driver drives the display, "
+							  "but it cannot run CUDA.") :
+		       N_("Nothing can run CUDA until it is installed."));
 	add_gpu_evidence(f, facts);
 	finding_evidence(f, "nvidia kernel module", "/lib/modules", "none for %s", facts->system.kernel_release);
 	finding_evidence(f, "libcuda.so.1", "loader search", "not found");
