@@ -37,7 +37,7 @@ struct explain_value {
 /* A check that tells a cause from its alternatives (data/explain_alternatives.tsv); static strings. */
 struct explain_check {
 	const char *command;	/* what to run */
-	const char *answers;	/* "what it shows => what it means || ..." */
+	const char *answers;	/* "what it shows => what it means || ...", English; each item is a message */
 	const char *of;		/* the signature or symptom whose alternatives it separates */
 };
 
@@ -47,10 +47,12 @@ struct explain_cause {
 	const char *source;		/* that row's public source (static) */
 	int confidence;			/* 1..100 */
 	int rank;			/* the cause's place in the causal chain (registry): lower is nearer the root */
-	char *title, *detail;
+	char *title, *detail;		/* English: the JSON report's */
+	char *title_local, *detail_local;	/* the text reports' language, NULL when none (English) */
 	struct fix_step fix[FINDING_MAX_FIX];	/* alt 0: the fix; alt k: alternative k (alt_titles[k - 1]) */
 	int nfix;
 	char *alt_titles[FINDING_MAX_ALTS];
+	char *alt_titles_local[FINDING_MAX_ALTS];
 	int nalt;
 	unsigned long count;		/* lines that matched */
 	struct explain_line lines[EXPLAIN_MAX_LINES];

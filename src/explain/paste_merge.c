@@ -152,17 +152,23 @@ static void take_fix(struct explain_cause *c, const struct finding *f, bool linu
 		return;
 	for (int i = 0; i < c->nfix; i++) {
 		free(c->fix[i].text);
+		free(c->fix[i].text_local);
 		free(c->fix[i].command);
 	}
-	for (int k = 0; k < c->nalt; k++)
+	for (int k = 0; k < c->nalt; k++) {
 		free(c->alt_titles[k]);
+		free(c->alt_titles_local[k]);
+	}
 	c->nfix = c->nalt = 0;
-	for (int k = 0; linux && k < f->nalt; k++)
+	for (int k = 0; linux && k < f->nalt; k++) {
+		c->alt_titles_local[c->nalt] = f->alt_titles_local[k] ? str_dup(f->alt_titles_local[k]) : NULL;
 		c->alt_titles[c->nalt++] = str_dup(f->alt_titles[k]);
+	}
 	for (int i = 0; i < f->nfix && c->nfix < FINDING_MAX_FIX; i++) {
 		if (!step_fits(&f->fix[i], linux) || (f->fix[i].alt && !linux) || f->fix[i].alt > c->nalt)
 			continue;
 		c->fix[c->nfix].text = str_dup(f->fix[i].text);
+		c->fix[c->nfix].text_local = f->fix[i].text_local ? str_dup(f->fix[i].text_local) : NULL;
 		c->fix[c->nfix].command = f->fix[i].command ? str_dup(f->fix[i].command) : NULL;
 		c->fix[c->nfix++].alt = f->fix[i].alt;
 	}
@@ -231,9 +237,13 @@ static int merge_finding(struct explain_report *r, const struct paste *p, const 
 			c->suggested = false;
 			c->prior = 0;
 			free(c->detail);
+			free(c->detail_local);
 			c->detail = f->detail ? str_dup(f->detail) : NULL;
+			c->detail_local = f->detail_local ? str_dup(f->detail_local) : NULL;
 			free(c->title);
+			free(c->title_local);
 			c->title = str_dup(f->title);
+			c->title_local = f->title_local ? str_dup(f->title_local) : NULL;
 		}
 	} else {
 		struct explain_cause *grown = realloc(r->causes, (r->count + 1) * sizeof(*grown));
@@ -250,6 +260,8 @@ static int merge_finding(struct explain_report *r, const struct paste *p, const 
 		c->rank = cause_get(f->cause)->rank;
 		c->title = str_dup(f->title);
 		c->detail = f->detail ? str_dup(f->detail) : NULL;
+		c->title_local = f->title_local ? str_dup(f->title_local) : NULL;
+		c->detail_local = f->detail_local ? str_dup(f->detail_local) : NULL;
 		c->from = EXPLAIN_FROM_FACTS;
 		add_lines(c, p, needs);
 	}
