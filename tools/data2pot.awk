@@ -24,7 +24,7 @@ BEGIN {
 }
 
 function po_quote(s) {
-	gsub(/\\/, "\\\\", s)
+	gsub(/\\/, "&&", s)	# a backslash doubled: & is the matched one
 	gsub(/"/, "\\\"", s)
 	return "\"" s "\""
 }
