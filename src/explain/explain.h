@@ -66,6 +66,7 @@ struct explain_cause {
 	/* set by explain_merge_paste() (explain/paste_merge.h) */
 	int from;			/* EXPLAIN_FROM_*: a signature matched, the paste's facts showed it, or both */
 	char paste_evidence[EXPLAIN_LINE_TEXT];	/* the rule's own words over the paste's facts, "" none */
+	char paste_evidence_local[2 * EXPLAIN_LINE_TEXT];	/* the same in the text reports' language, "" none */
 	int settled;			/* the other causes the differential offered that the paste's facts ruled out */
 	/* the differential (data/explain_alternatives.tsv) */
 	bool suggested;			/* no message names it: an alternative of an ambiguous message or a symptom */

@@ -18,6 +18,7 @@
 #include "explain/scan_internal.h"
 #include "paste/paste.h"
 #include "rules/rules.h"
+#include "util/i18n.h"
 #include "util/str.h"
 
 #define S(x) (1u << (x))
@@ -219,6 +220,15 @@ static void paste_evidence(struct explain_cause *c, const struct paste *p, const
 	for (int i = 0; i < n && used < sizeof(c->paste_evidence); i++)
 		used += (size_t)snprintf(c->paste_evidence + used, sizeof(c->paste_evidence) - used, "%sline %lu: %.60s%s",
 					 i ? "; " : " (", at[i].number, at[i].text, i == n - 1 ? ")" : "");
+	c->paste_evidence_local[0] = '\0';
+	if (!i18n_active())
+		return;
+	used = (size_t)snprintf(c->paste_evidence_local, sizeof(c->paste_evidence_local), "%s",
+				finding_text(f->title, f->title_local));
+	for (int i = 0; i < n && used < sizeof(c->paste_evidence_local); i++)
+		used += (size_t)snprintf(c->paste_evidence_local + used, sizeof(c->paste_evidence_local) - used,
+					 _("%sline %lu: %.60s%s"), i ? _("; ") : _(" ("), at[i].number, at[i].text,
+					 i == n - 1 ? _(")") : "");
 }
 
 static int merge_finding(struct explain_report *r, const struct paste *p, const struct finding *f, unsigned needs)
@@ -346,6 +356,10 @@ static void settle_by_platform(struct explain_report *r, const struct paste *p)
 	str_printf(r->causes[i].paste_evidence, sizeof(r->causes[i].paste_evidence),
 		   "under WSL%s the CUDA driver is the Windows driver's, so %s starts there: %s",
 		   c->wsl_version == 2 ? " 2" : "", cause_name(r->causes[0].cause), c->wsl_evidence);
+	if (i18n_active())
+		str_printf(r->causes[i].paste_evidence_local, sizeof(r->causes[i].paste_evidence_local),
+			   _("under WSL%s the CUDA driver is the Windows driver's, so %s starts there: %s"),
+			   c->wsl_version == 2 ? " 2" : "", cause_name(r->causes[0].cause), i18n_text(c->wsl_evidence));
 	/* first, not where its place in the chain would put it: the Windows driver comes before the kernel
 	 * driver, the device and cuInit that the other causes name */
 	struct explain_cause wsl = r->causes[i];

@@ -101,7 +101,8 @@ static void print_cause(struct textfmt *t, const struct explain_report *r, const
 	if (c->doctor_note)
 		tf_wrapf(t, 2, 4, _("this machine: %s"), c->doctor_note);
 	if (c->paste_evidence[0] && c->from == EXPLAIN_FROM_BOTH)
-		tf_wrapf(t, 2, 4, _("from the paste: %s"), c->paste_evidence);
+		tf_wrapf(t, 2, 4, _("from the paste: %s"),
+			 c->paste_evidence_local[0] ? c->paste_evidence_local : c->paste_evidence);
 	if (c->settled > 0)
 		tf_wrapf(t, 2, 4, _("the paste settles it: %d other usual cause%s of what was seen left out"), c->settled,
 			 c->settled == 1 ? "" : "s");
@@ -113,7 +114,7 @@ static void print_cause(struct textfmt *t, const struct explain_report *r, const
 				 missing);
 	}
 	if (c->nchecks > 0) {
-		tf_line(t, 2, "%s:", c->suggested ? _("tell it apart") : _("confirm it, and rule out the alternatives"));
+		tf_line(t, 2, "%s", c->suggested ? _("tell it apart:") : _("confirm it, and rule out the alternatives:"));
 		for (int i = 0; i < c->nchecks; i++) {
 			const char *a = c->checks[i].answers;
 
