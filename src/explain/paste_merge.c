@@ -396,7 +396,8 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 }
 
 /* See explain/paste_merge.h. Only for a cause a paste can show, and only what it did not show of it. */
-bool explain_paste_missing(const struct explain_report *r, const struct explain_cause *c, char *out, size_t outsz)
+bool explain_paste_missing(const struct explain_report *r, const struct explain_cause *c, bool local, char *out,
+			   size_t outsz)
 {
 	unsigned needs = paste_cause_needs(c->cause);
 	size_t used = 0;
@@ -406,7 +407,9 @@ bool explain_paste_missing(const struct explain_report *r, const struct explain_
 		return false;
 	for (int s = 0; s < PASTE_NSECTIONS; s++)
 		if ((needs & S(s)) && !paste_saw(r->paste, (enum paste_section)s))
-			used += (size_t)snprintf(out + used, used < outsz ? outsz - used : 0, "%s%s", used ? ", " : "",
-						 paste_section_what((enum paste_section)s));
+			used += (size_t)snprintf(out + used, used < outsz ? outsz - used : 0, "%s%s",
+						 !used ? "" : local ? _(", ") : ", ",
+						 local ? i18n_text(paste_section_what((enum paste_section)s))
+						       : paste_section_what((enum paste_section)s));
 	return out[0] != '\0';
 }

@@ -109,7 +109,7 @@ static void print_cause(struct textfmt *t, const struct explain_report *r, const
 	{
 		char missing[256];
 
-		if (explain_paste_missing(r, c, missing, sizeof(missing)))
+		if (explain_paste_missing(r, c, true, missing, sizeof(missing)))
 			tf_wrapf(t, 2, 4, _("not in the paste: %s (the output of `python -m torch.utils.collect_env` settles it)"),
 				 missing);
 	}
