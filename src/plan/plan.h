@@ -86,6 +86,7 @@ struct plan_torch {
 struct plan_path {
 	char id[32];		/* same-release, nearest, newest, upgrade-driver, newest-new-driver, ... */
 	char title[200];
+	char title_local[300];	/* title in the text reports' language where the planner has it (util/i18n.h), "" else */
 	char tradeoff[320];
 	struct plan_step steps[PLAN_MAX_STEPS];
 	int nsteps;

@@ -216,14 +216,19 @@ static void driver_only_path(struct builder *b, const char *id, bool install)
 			return;	/* no driver makes this build work here */
 		str_printf(p->title, sizeof(p->title), "Keep torch %s; %s the driver to %s or newer", m->torch->version,
 			   install ? "install" : "upgrade", fit.min_driver.value);
-		str_copy(p->tradeoff, sizeof(p->tradeoff), "nothing changes in Python; needs root and a reboot");
+		if (i18n_active())
+			str_printf(p->title_local, sizeof(p->title_local),
+				   install ? _("Keep torch %s; install the driver %s or newer")
+					   : _("Keep torch %s; upgrade the driver to %s or newer"),
+				   m->torch->version, fit.min_driver.value);
+		str_copy(p->tradeoff, sizeof(p->tradeoff), N_("nothing changes in Python; needs root and a reboot"));
 		str_copy(p->torch.release, sizeof(p->torch.release), b->current);
 		str_copy(p->torch.variant, sizeof(p->torch.variant), b->current_variant);
 		str_copy(p->torch.min_driver, sizeof(p->torch.min_driver), fit.min_driver.value);
 		p->torch.ptx = fit.ptx;
 	} else if (!m->torch) {
-		str_copy(p->title, sizeof(p->title), install ? "Install the NVIDIA driver" : "Upgrade the NVIDIA driver");
-		str_copy(p->tradeoff, sizeof(p->tradeoff), "needs root and a reboot");
+		str_copy(p->title, sizeof(p->title), install ? N_("Install the NVIDIA driver") : N_("Upgrade the NVIDIA driver"));
+		str_copy(p->tradeoff, sizeof(p->tradeoff), N_("needs root and a reboot"));
 	} else {
 		return;
 	}

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kb/kb.h"
+#include "util/i18n.h"
 #include "util/str.h"
 
 /*
@@ -55,6 +56,14 @@ void fix_from_plan(struct finding *f, const struct plan *plan, const struct fact
 	add_path_steps(f, &plan->paths[0], true);
 	for (int i = 1; i < plan->npaths && i <= 2; i++) {
 		finding_alternative(f, "%s (%s)", plan->paths[i].title, plan->paths[i].tradeoff);
+		if (plan->paths[i].title_local[0] && i18n_active()) {
+			/* a title the planner filled in the report's language: the catalog cannot look it up whole */
+			char local[700];
+
+			str_printf(local, sizeof(local), _("%s (%s)"), plan->paths[i].title_local,
+				   i18n_text(plan->paths[i].tradeoff));
+			finding_last_alternative_local(f, local);
+		}
 		add_path_steps(f, &plan->paths[i], false);
 	}
 	if (plan->npaths > 3) {
