@@ -324,8 +324,8 @@ static void newest_new_driver(struct builder *b)
 	str_printf(title, sizeof(title), "torch %s with CUDA %s (%s) after %s the driver (%s or newer)",
 		   fit.release.version, fit.variant.cuda, fit.variant.variant, m->driver ? "upgrading" : "installing",
 		   fit.min_driver.value);
-	torch_path(b, m->driver ? "newest-new-driver" : "newest", &fit, true, title, "the newest CUDA and PyTorch; "
-		   "needs root and a reboot for the driver");
+	torch_path(b, m->driver ? "newest-new-driver" : "newest", &fit, true, title, N_("the newest CUDA and PyTorch; "
+		   "needs root and a reboot for the driver"));
 }
 
 /*
