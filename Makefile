@@ -179,8 +179,10 @@ po/gpudoctor.pot: $(PO_SRC) $(PO_DATA) tools/data2pot.awk
 	$(Q)$(XGETTEXT_C) --keyword --keyword=finding_evidence:2 -o build/po/facts.pot $(PO_SRC)
 	$(Q)awk -v cols=title -f tools/data2pot.awk $(DATA)/causes.tsv > build/po/causes.pot
 	$(Q)awk -v cols=name,action -f tools/data2pot.awk $(DATA)/xid.tsv > build/po/xid.pot
-	$(Q)awk -v cols=title -f tools/data2pot.awk $(DATA)/explain_signatures.tsv > build/po/explain_signatures.pot
-	$(Q)awk -v cols=title -f tools/data2pot.awk $(DATA)/explain_alternatives.tsv > build/po/explain_alternatives.pot
+	$(Q)awk -v cols=title,detail,fix -v steps=fix -v templates=1 -f tools/data2pot.awk \
+		$(DATA)/explain_signatures.tsv > build/po/explain_signatures.pot
+	$(Q)awk -v cols=title,answers -v lists=answers -v templates=1 -f tools/data2pot.awk \
+		$(DATA)/explain_alternatives.tsv > build/po/explain_alternatives.pot
 	$(Q)msgcat --no-wrap --use-first -o $@.tmp build/po/src.pot build/po/facts.pot build/po/causes.pot build/po/xid.pot \
 		build/po/explain_signatures.pot build/po/explain_alternatives.pot && mv $@.tmp $@
 

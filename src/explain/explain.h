@@ -37,7 +37,7 @@ struct explain_value {
 /* A check that tells a cause from its alternatives (data/explain_alternatives.tsv); static strings. */
 struct explain_check {
 	const char *command;	/* what to run */
-	const char *answers;	/* "what it shows => what it means || ..." */
+	const char *answers;	/* "what it shows => what it means || ...", English; each item is a message */
 	const char *of;		/* the signature or symptom whose alternatives it separates */
 };
 
@@ -47,10 +47,12 @@ struct explain_cause {
 	const char *source;		/* that row's public source (static) */
 	int confidence;			/* 1..100 */
 	int rank;			/* the cause's place in the causal chain (registry): lower is nearer the root */
-	char *title, *detail;
+	char *title, *detail;		/* English: the JSON report's */
+	char *title_local, *detail_local;	/* the text reports' language, NULL when none (English) */
 	struct fix_step fix[FINDING_MAX_FIX];	/* alt 0: the fix; alt k: alternative k (alt_titles[k - 1]) */
 	int nfix;
 	char *alt_titles[FINDING_MAX_ALTS];
+	char *alt_titles_local[FINDING_MAX_ALTS];
 	int nalt;
 	unsigned long count;		/* lines that matched */
 	struct explain_line lines[EXPLAIN_MAX_LINES];
@@ -64,6 +66,7 @@ struct explain_cause {
 	/* set by explain_merge_paste() (explain/paste_merge.h) */
 	int from;			/* EXPLAIN_FROM_*: a signature matched, the paste's facts showed it, or both */
 	char paste_evidence[EXPLAIN_LINE_TEXT];	/* the rule's own words over the paste's facts, "" none */
+	char paste_evidence_local[2 * EXPLAIN_LINE_TEXT];	/* the same in the text reports' language, "" none */
 	int settled;			/* the other causes the differential offered that the paste's facts ruled out */
 	/* the differential (data/explain_alternatives.tsv) */
 	bool suggested;			/* no message names it: an alternative of an ambiguous message or a symptom */

@@ -18,6 +18,7 @@
 #include "explain/scan_internal.h"
 #include "paste/paste.h"
 #include "rules/rules.h"
+#include "util/i18n.h"
 #include "util/str.h"
 
 #define S(x) (1u << (x))
@@ -152,17 +153,23 @@ static void take_fix(struct explain_cause *c, const struct finding *f, bool linu
 		return;
 	for (int i = 0; i < c->nfix; i++) {
 		free(c->fix[i].text);
+		free(c->fix[i].text_local);
 		free(c->fix[i].command);
 	}
-	for (int k = 0; k < c->nalt; k++)
+	for (int k = 0; k < c->nalt; k++) {
 		free(c->alt_titles[k]);
+		free(c->alt_titles_local[k]);
+	}
 	c->nfix = c->nalt = 0;
-	for (int k = 0; linux && k < f->nalt; k++)
+	for (int k = 0; linux && k < f->nalt; k++) {
+		c->alt_titles_local[c->nalt] = f->alt_titles_local[k] ? str_dup(f->alt_titles_local[k]) : NULL;
 		c->alt_titles[c->nalt++] = str_dup(f->alt_titles[k]);
+	}
 	for (int i = 0; i < f->nfix && c->nfix < FINDING_MAX_FIX; i++) {
 		if (!step_fits(&f->fix[i], linux) || (f->fix[i].alt && !linux) || f->fix[i].alt > c->nalt)
 			continue;
 		c->fix[c->nfix].text = str_dup(f->fix[i].text);
+		c->fix[c->nfix].text_local = f->fix[i].text_local ? str_dup(f->fix[i].text_local) : NULL;
 		c->fix[c->nfix].command = f->fix[i].command ? str_dup(f->fix[i].command) : NULL;
 		c->fix[c->nfix++].alt = f->fix[i].alt;
 	}
@@ -213,6 +220,15 @@ static void paste_evidence(struct explain_cause *c, const struct paste *p, const
 	for (int i = 0; i < n && used < sizeof(c->paste_evidence); i++)
 		used += (size_t)snprintf(c->paste_evidence + used, sizeof(c->paste_evidence) - used, "%sline %lu: %.60s%s",
 					 i ? "; " : " (", at[i].number, at[i].text, i == n - 1 ? ")" : "");
+	c->paste_evidence_local[0] = '\0';
+	if (!i18n_active())
+		return;
+	used = (size_t)snprintf(c->paste_evidence_local, sizeof(c->paste_evidence_local), "%s",
+				finding_text(f->title, f->title_local));
+	for (int i = 0; i < n && used < sizeof(c->paste_evidence_local); i++)
+		used += (size_t)snprintf(c->paste_evidence_local + used, sizeof(c->paste_evidence_local) - used,
+					 _("%sline %lu: %.60s%s"), i ? _("; ") : _(" ("), at[i].number, at[i].text,
+					 i == n - 1 ? _(")") : "");
 }
 
 static int merge_finding(struct explain_report *r, const struct paste *p, const struct finding *f, unsigned needs)
@@ -231,9 +247,13 @@ static int merge_finding(struct explain_report *r, const struct paste *p, const 
 			c->suggested = false;
 			c->prior = 0;
 			free(c->detail);
+			free(c->detail_local);
 			c->detail = f->detail ? str_dup(f->detail) : NULL;
+			c->detail_local = f->detail_local ? str_dup(f->detail_local) : NULL;
 			free(c->title);
+			free(c->title_local);
 			c->title = str_dup(f->title);
+			c->title_local = f->title_local ? str_dup(f->title_local) : NULL;
 		}
 	} else {
 		struct explain_cause *grown = realloc(r->causes, (r->count + 1) * sizeof(*grown));
@@ -250,6 +270,8 @@ static int merge_finding(struct explain_report *r, const struct paste *p, const 
 		c->rank = cause_get(f->cause)->rank;
 		c->title = str_dup(f->title);
 		c->detail = f->detail ? str_dup(f->detail) : NULL;
+		c->title_local = f->title_local ? str_dup(f->title_local) : NULL;
+		c->detail_local = f->detail_local ? str_dup(f->detail_local) : NULL;
 		c->from = EXPLAIN_FROM_FACTS;
 		add_lines(c, p, needs);
 	}
@@ -334,6 +356,10 @@ static void settle_by_platform(struct explain_report *r, const struct paste *p)
 	str_printf(r->causes[i].paste_evidence, sizeof(r->causes[i].paste_evidence),
 		   "under WSL%s the CUDA driver is the Windows driver's, so %s starts there: %s",
 		   c->wsl_version == 2 ? " 2" : "", cause_name(r->causes[0].cause), c->wsl_evidence);
+	if (i18n_active())
+		str_printf(r->causes[i].paste_evidence_local, sizeof(r->causes[i].paste_evidence_local),
+			   _("under WSL%s the CUDA driver is the Windows driver's, so %s starts there: %s"),
+			   c->wsl_version == 2 ? " 2" : "", cause_name(r->causes[0].cause), i18n_text(c->wsl_evidence));
 	/* first, not where its place in the chain would put it: the Windows driver comes before the kernel
 	 * driver, the device and cuInit that the other causes name */
 	struct explain_cause wsl = r->causes[i];
@@ -370,7 +396,8 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 }
 
 /* See explain/paste_merge.h. Only for a cause a paste can show, and only what it did not show of it. */
-bool explain_paste_missing(const struct explain_report *r, const struct explain_cause *c, char *out, size_t outsz)
+bool explain_paste_missing(const struct explain_report *r, const struct explain_cause *c, bool local, char *out,
+			   size_t outsz)
 {
 	unsigned needs = paste_cause_needs(c->cause);
 	size_t used = 0;
@@ -380,7 +407,9 @@ bool explain_paste_missing(const struct explain_report *r, const struct explain_
 		return false;
 	for (int s = 0; s < PASTE_NSECTIONS; s++)
 		if ((needs & S(s)) && !paste_saw(r->paste, (enum paste_section)s))
-			used += (size_t)snprintf(out + used, used < outsz ? outsz - used : 0, "%s%s", used ? ", " : "",
-						 paste_section_what((enum paste_section)s));
+			used += (size_t)snprintf(out + used, used < outsz ? outsz - used : 0, "%s%s",
+						 !used ? "" : local ? _(", ") : ", ",
+						 local ? i18n_text(paste_section_what((enum paste_section)s))
+						       : paste_section_what((enum paste_section)s));
 	return out[0] != '\0';
 }

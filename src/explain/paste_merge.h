@@ -15,7 +15,11 @@
  */
 int explain_merge_paste(struct explain_scanner *s, struct explain_report *r);
 
-/* "the driver version, the GPU": what the top cause's rules would read that the paste did not show; false none. */
-bool explain_paste_missing(const struct explain_report *r, const struct explain_cause *c, char *out, size_t outsz);
+/*
+ * "the driver version, the GPU": what the top cause's rules would read that the paste did not show; false
+ * none. local: in the text reports' language (util/i18n.h), else English.
+ */
+bool explain_paste_missing(const struct explain_report *r, const struct explain_cause *c, bool local, char *out,
+			   size_t outsz);
 
 #endif

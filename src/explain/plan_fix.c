@@ -10,6 +10,7 @@
 
 #include "explain/scan_internal.h"
 #include "plan/plan.h"
+#include "util/i18n.h"
 #include "util/str.h"
 
 static const char *value_named(const struct explain_cause *c, const char *name)
@@ -41,21 +42,21 @@ static void add_path(struct explain_cause *c, int alt, const struct plan_path *p
 
 		if (s->kind == STEP_VERIFY && str_starts_with(s->command, "gpudoctor"))
 			continue;
-		explain_add_fix(c, alt, s->why, s->command[0] ? s->command : NULL);
+		explain_add_fix(c, alt, s->why, NULL, s->command[0] ? s->command : NULL);
 	}
 }
 
 /* A build with kernels for the architecture the message names. */
-static void torch_for_arch(struct explain_cause *c, const char *text)
+static void torch_for_arch(struct explain_cause *c, const char *text, const char *local)
 {
 	const char *arch = value_named(c, "arch");
 	struct plan_machine m = { .driver_known = false };
 	struct plan *plan;
-	char title[320];
+	char title[320], title_local[480];
 	int alt;
 
 	if (!arch || cc_of_arch(arch, m.ccs[0], sizeof(m.ccs[0])) < 0 || !(plan = malloc(sizeof(*plan)))) {
-		explain_add_fix(c, 0, text, "gpudoctor fix");
+		explain_add_fix(c, 0, text, local, "gpudoctor fix");
 		return;
 	}
 	m.nccs = 1;
@@ -63,13 +64,18 @@ static void torch_for_arch(struct explain_cause *c, const char *text)
 	plan_torch(&m, PROBLEM_NO_KERNELS, plan);
 	if (plan->npaths == 0) {
 		str_printf(title, sizeof(title), "%s: no PyTorch build in the tables runs on %s (%s)", text, arch, plan->note);
-		explain_add_fix(c, 0, title, "gpudoctor fix");
+		if (i18n_active())
+			str_printf(title_local, sizeof(title_local), _("%s: no PyTorch build in the tables runs on %s (%s)"),
+				   local ? local : text, arch, i18n_text(plan->note));
+		explain_add_fix(c, 0, title, i18n_active() ? title_local : NULL, "gpudoctor fix");
 	} else {
+		static const char *const check = N_("check that build against this machine's driver, GPUs and Python");
+
 		add_path(c, 0, &plan->paths[0]);
-		explain_add_fix(c, 0, "check that build against this machine's driver, GPUs and Python", "gpudoctor fix");
+		explain_add_fix(c, 0, check, i18n_active() ? _(check) : NULL, "gpudoctor fix");
 		for (int i = 1; i < plan->npaths && i < 3; i++) {
 			str_printf(title, sizeof(title), "%s (%s)", plan->paths[i].title, plan->paths[i].tradeoff);
-			if ((alt = explain_add_alternative(c, title)) > 0)
+			if ((alt = explain_add_alternative(c, title, NULL)) > 0)
 				add_path(c, alt, &plan->paths[i]);
 		}
 	}
@@ -77,12 +83,13 @@ static void torch_for_arch(struct explain_cause *c, const char *text)
 }
 
 /* The cuDNN wheel of the major the library name asks for, and the loader path to it. */
-static void cudnn_for_library(struct explain_cause *c, const char *text)
+static void cudnn_for_library(struct explain_cause *c, const char *text, const char *local)
 {
 	const char *lib = value_named(c, "library"), *so = lib ? strstr(lib, ".so.") : NULL;
 	const char *dll = lib ? strstr(lib, ".dll") : NULL;
 	struct kb_answer wheel;
-	char cmd[256], why[320];
+	char cmd[256], why[320], why_local[480];
+	static const char *const path_step = N_("put the wheel's libraries on the loader path: only PyTorch finds them by itself");
 	int major = so ? atoi(so + 4) : 0;
 
 	/* cudnn_ops_infer64_8.dll: the major follows the last '_' */
@@ -97,7 +104,7 @@ static void cudnn_for_library(struct explain_cause *c, const char *text)
 	bool found = false;
 
 	if (major <= 0) {
-		explain_add_fix(c, 0, text, NULL);
+		explain_add_fix(c, 0, text, local, NULL);
 		return;
 	}
 	for (size_t i = 0; i < sizeof(cudas) / sizeof(cudas[0]); i++) {
@@ -106,30 +113,37 @@ static void cudnn_for_library(struct explain_cause *c, const char *text)
 		if (alt >= 0 && (alt > 0 || found)) {
 			/* the first CUDA major that has the wheel is the fix; the others are alternatives */
 			str_printf(why, sizeof(why), "the program is built for CUDA %d: the cuDNN %d wheel for it", cudas[i], major);
-			alt = explain_add_alternative(c, why);
+			if (i18n_active())
+				str_printf(why_local, sizeof(why_local), _("the program is built for CUDA %d: the cuDNN %d wheel for it"),
+					   cudas[i], major);
+			alt = explain_add_alternative(c, why, i18n_active() ? why_local : NULL);
 		}
 		if (alt < 0)
 			break;
 		str_printf(cmd, sizeof(cmd), "python -m pip install 'nvidia-cudnn-cu%d==%s'", cudas[i], wheel.value);
 		str_printf(why, sizeof(why), "install cuDNN %d for CUDA %d as a wheel (%s names cuDNN %d; %s is the version "
 			   "PyTorch %s pinned)", major, cudas[i], lib, major, wheel.value, wheel.release ? wheel.release : "");
-		explain_add_fix(c, alt, why, cmd);
-		explain_add_fix(c, alt, "put the wheel's libraries on the loader path: only PyTorch finds them by itself",
+		if (i18n_active())
+			str_printf(why_local, sizeof(why_local), _("install cuDNN %d for CUDA %d as a wheel (%s names cuDNN %d; "
+				   "%s is the version PyTorch %s pinned)"), major, cudas[i], lib, major, wheel.value,
+				   wheel.release ? wheel.release : "");
+		explain_add_fix(c, alt, why, i18n_active() ? why_local : NULL, cmd);
+		explain_add_fix(c, alt, path_step, i18n_active() ? _(path_step) : NULL,
 				"export LD_LIBRARY_PATH=\"$(python -c 'import nvidia.cudnn; print(nvidia.cudnn.__path__[0])')"
 				"/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\"");
 		found = true;
 	}
 	if (!found)
-		explain_add_fix(c, 0, text, NULL);
+		explain_add_fix(c, 0, text, local, NULL);
 }
 
 /* See scan_internal.h. */
-void explain_planned_fix(struct explain_cause *c, const char *directive, const char *text)
+void explain_planned_fix(struct explain_cause *c, const char *directive, const char *text, const char *local)
 {
 	if (strcmp(directive, "@torch-for-arch") == 0)
-		torch_for_arch(c, text);
+		torch_for_arch(c, text, local);
 	else if (strcmp(directive, "@cudnn-for-library") == 0)
-		cudnn_for_library(c, text);
+		cudnn_for_library(c, text, local);
 	else
-		explain_add_fix(c, 0, text, NULL);
+		explain_add_fix(c, 0, text, local, NULL);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/str.h"
 
 /* Sure signatures lead; within a tier, the cause nearest the root; then the first seen. */
@@ -59,13 +60,27 @@ static char *fill(const char *tmpl, const struct explain_value *v, int n, bool d
 	return strbuf_detach(&sb);
 }
 
+/*
+ * The translation of a catalog template (its placeholders kept, data/explain_*.tsv's texts are messages),
+ * filled like the English one; NULL when no translation is active or the catalog has none. In English
+ * nothing is looked up.
+ */
+static char *fill_local(const char *tmpl, const struct explain_value *v, int n, bool drop_if_missing)
+{
+	const char *local;
+
+	if (!i18n_active() || !tmpl || !tmpl[0] || (local = gettext(tmpl)) == tmpl || strcmp(local, tmpl) == 0)
+		return NULL;
+	return fill(local, v, n, drop_if_missing);
+}
+
 /* "text :: command || text || ..." with placeholders; steps naming a missing value are dropped. */
 static void add_fixes(struct explain_cause *c, const char *spec)
 {
 	char *all = str_dup(spec), *step = all;
 
 	while (step && *step) {
-		char *next = strstr(step, " || "), *sep, *text, *cmd = NULL;
+		char *next = strstr(step, " || "), *sep, *text, *cmd = NULL, *local, *tmpl;
 
 		if (next) {
 			*next = '\0';
@@ -75,20 +90,24 @@ static void add_fixes(struct explain_cause *c, const char *spec)
 			*sep = '\0';
 			cmd = fill(str_trim(sep + 4), c->values, c->nvalues, true);
 		}
-		text = fill(str_trim(step), c->values, c->nvalues, true);
+		tmpl = str_trim(step);
+		text = fill(tmpl, c->values, c->nvalues, true);
+		/* the message is the step without its "or " (tools/data2pot.awk) */
+		local = text ? fill_local(tmpl + (str_starts_with(tmpl, "or ") ? 3 : 0), c->values, c->nvalues, true) : NULL;
 		/* "@name": steps the planner makes from the values the text gave (plan_fix.c) */
 		if (text && cmd && cmd[0] == '@') {
-			explain_planned_fix(c, cmd, text);
+			explain_planned_fix(c, cmd, text, local);
 		} else if (text && (!sep || cmd) && str_starts_with(text, "or ")) {
 			/* "or ...": a one-step alternative to the fix, not a step of it */
-			int alt = explain_add_alternative(c, text + 3);
+			int alt = explain_add_alternative(c, text + 3, local);
 
 			if (alt > 0)
-				explain_add_fix(c, alt, text + 3, cmd);
+				explain_add_fix(c, alt, text + 3, local, cmd);
 		} else if (text && (!sep || cmd)) {
-			explain_add_fix(c, 0, text, cmd);
+			explain_add_fix(c, 0, text, local, cmd);
 		}
 		free(text);
+		free(local);
 		free(cmd);
 		step = next;
 	}
@@ -112,7 +131,10 @@ static void judge_oom(struct explain_cause *c)
 {
 	double req = size_value(c, "requested"), total = size_value(c, "total"), reserved = size_value(c, "reserved");
 	double allocated = size_value(c, "allocated"), unalloc = size_value(c, "unallocated"), free_b = size_value(c, "free");
-	char verdict[400] = "";
+	char verdict[400] = "", local[600] = "";
+	bool tr = i18n_active();
+	static const char *const grow = N_("let the caching allocator grow segments instead of fragmenting them");
+	static const char *const holders = N_("list the processes holding GPU memory");
 
 	if (unalloc < 0 && reserved >= 0 && allocated >= 0)
 		unalloc = reserved - allocated;
@@ -122,20 +144,36 @@ static void judge_oom(struct explain_cause *c)
 		str_printf(verdict, sizeof(verdict), "Fragmentation: PyTorch holds %.2f GiB reserved but unallocated, more "
 			   "than the %.2f GiB requested, yet no free block is large enough. Set "
 			   "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True first.", unalloc / (1 << 30), req / (1 << 30));
-		explain_add_fix(c, 0, "let the caching allocator grow segments instead of fragmenting them",
-			"export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True");
+		if (tr)
+			str_printf(local, sizeof(local), _("Fragmentation: PyTorch holds %.2f GiB reserved but unallocated, "
+				   "more than the %.2f GiB requested, yet no free block is large enough. Set "
+				   "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True first."), unalloc / (1 << 30), req / (1 << 30));
+		explain_add_fix(c, 0, grow, tr ? _(grow) : NULL, "export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True");
 	} else if (total > 0 && reserved >= 0 && free_b >= 0 && total - reserved - free_b > 0.2 * total) {
 		str_printf(verdict, sizeof(verdict), "Other memory: of %.2f GiB, %.2f GiB is held outside PyTorch's "
 			   "allocator (other processes, another framework, the CUDA context); see who holds it.",
 			   total / (1 << 30), (total - reserved - free_b) / (1 << 30));
-		explain_add_fix(c, 0, "list the processes holding GPU memory", "nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv");
+		if (tr)
+			str_printf(local, sizeof(local), _("Other memory: of %.2f GiB, %.2f GiB is held outside PyTorch's "
+				   "allocator (other processes, another framework, the CUDA context); see who holds it."),
+				   total / (1 << 30), (total - reserved - free_b) / (1 << 30));
+		explain_add_fix(c, 0, holders, tr ? _(holders) : NULL, "nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv");
 	} else if (total > 0) {
 		str_printf(verdict, sizeof(verdict), "Real shortage: the model, activations and batch need more than the "
 			   "GPU's %.2f GiB; reduce what one step holds.", total / (1 << 30));
+		if (tr)
+			str_printf(local, sizeof(local), _("Real shortage: the model, activations and batch need more than "
+				   "the GPU's %.2f GiB; reduce what one step holds."), total / (1 << 30));
 	}
 	if (verdict[0]) {
 		char *d = str_dupf("%s %s", verdict, c->detail ? c->detail : "");
 
+		if (tr) {
+			char *dl = str_dupf("%s %s", local, c->detail_local ? c->detail_local : i18n_text(c->detail ? c->detail : ""));
+
+			free(c->detail_local);
+			c->detail_local = dl;
+		}
 		free(c->detail);
 		c->detail = d;
 		if (c->nvalues < EXPLAIN_MAX_VALUES) {
@@ -254,10 +292,22 @@ static void build_text(struct explain_cause *c, const struct explain_hit *h, con
 	str_copy(c->where, sizeof(c->where), h->where);
 	c->title = fill(d->title, c->values, c->nvalues, false);
 	c->detail = fill(d->detail, c->values, c->nvalues, false);
+	c->title_local = fill_local(d->title, c->values, c->nvalues, false);
+	c->detail_local = fill_local(d->detail, c->values, c->nvalues, false);
 	if (d->xid_name) {
 		char *t = str_dupf("Xid %s: %s", h->key, d->xid_name);
 		char *det = str_dupf("%s NVIDIA's recommended action: %s", c->detail ? c->detail : "", d->xid_action);
 
+		if (i18n_active()) {
+			char *tl = str_dupf(_("Xid %s: %s"), h->key, i18n_text(d->xid_name));
+			char *dl = str_dupf(_("%s NVIDIA's recommended action: %s"),
+					    c->detail_local ? c->detail_local : c->detail ? c->detail : "", i18n_text(d->xid_action));
+
+			free(c->title_local);
+			free(c->detail_local);
+			c->title_local = tl;
+			c->detail_local = dl;
+		}
 		free(c->title);
 		free(c->detail);
 		c->title = t;
@@ -302,6 +352,14 @@ static void suggest(struct ranked *r, size_t alt, const struct explain_hit *h)
 	seen = fill(catalog_field(h->row, "title"), c->values, c->nvalues, false);
 	c->detail = str_dupf("Seen: %s. No message names this cause; it is one of the usual causes of what was seen "
 			     "(a prior of %d%% among them). The check below tells it apart.", seen ? seen : sig, c->prior);
+	if (i18n_active()) {
+		char *seen_local = fill_local(catalog_field(h->row, "title"), c->values, c->nvalues, false);
+
+		c->detail_local = str_dupf(_("Seen: %s. No message names this cause; it is one of the usual causes of what "
+					     "was seen (a prior of %d%% among them). The check below tells it apart."),
+					   seen_local ? seen_local : seen ? seen : sig, c->prior);
+		free(seen_local);
+	}
 	free(seen);
 	/* no fix of its own: its check (add_check) is the next step, and a cause no message names has no sure fix */
 }
@@ -438,13 +496,18 @@ void explain_cause_release(struct explain_cause *c)
 {
 	free(c->title);
 	free(c->detail);
+	free(c->title_local);
+	free(c->detail_local);
 	free(c->doctor_note);
 	for (int k = 0; k < c->nfix; k++) {
 		free(c->fix[k].text);
+		free(c->fix[k].text_local);
 		free(c->fix[k].command);
 	}
-	for (int k = 0; k < c->nalt; k++)
+	for (int k = 0; k < c->nalt; k++) {
 		free(c->alt_titles[k]);
+		free(c->alt_titles_local[k]);
+	}
 }
 
 /* Free every cause's strings and the array, and zero r; the input names stay the scanner's. */

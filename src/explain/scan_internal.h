@@ -84,15 +84,19 @@ const char *catalog_alt_field(size_t alt, const char *column);
 enum cause_id catalog_alt_cause(size_t alt);
 int catalog_alt_weight(size_t alt);
 
-/* A fix step of c: alt 0 the fix, alt k alternative k (started by explain_add_alternative); duplicates dropped. */
-void explain_add_fix(struct explain_cause *c, int alt, const char *text, const char *command);
-/* Start an alternative of c with this title; returns its number, or -1 when c has no room for one. */
-int explain_add_alternative(struct explain_cause *c, const char *title);
+/*
+ * A fix step of c: alt 0 the fix, alt k alternative k (started by explain_add_alternative); duplicates
+ * dropped. text is English (the JSON report's); local the same step in the text reports' language, or NULL
+ * (English, or no translation): both are copied.
+ */
+void explain_add_fix(struct explain_cause *c, int alt, const char *text, const char *local, const char *command);
+/* Start an alternative of c with this title (and local, as for explain_add_fix); returns its number, or -1 when c has no room for one. */
+int explain_add_alternative(struct explain_cause *c, const char *title, const char *local);
 /*
  * The steps a catalog directive stands for ("@torch-for-arch",
  * "@cudnn-for-library"), made by the planner from the values the text gave;
- * text is the step's own text, used when the planner has nothing checked.
+ * text (and local, its translation or NULL) is the step's own text, used when the planner has nothing checked.
  */
-void explain_planned_fix(struct explain_cause *c, const char *directive, const char *text);
+void explain_planned_fix(struct explain_cause *c, const char *directive, const char *text, const char *local);
 
 #endif

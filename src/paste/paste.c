@@ -9,20 +9,21 @@
 
 #include "kb/kb.h"
 #include "probe/probe_internal.h"
+#include "util/i18n.h"
 #include "util/str.h"
 
 static const struct {
 	const char *name, *what;
 } sections[PASTE_NSECTIONS] = {
-	[PASTE_OS] = { "os", "the operating system" },
-	[PASTE_GPU] = { "gpu", "the GPU" },
-	[PASTE_DRIVER] = { "driver", "the driver version" },
-	[PASTE_TORCH] = { "torch", "the torch build (version and CUDA)" },
-	[PASTE_TOOLKIT] = { "toolkit", "the CUDA toolkit (nvcc)" },
-	[PASTE_CUDNN] = { "cudnn", "the cuDNN libraries" },
-	[PASTE_KERNLOG] = { "kernel-log", "the kernel log" },
-	[PASTE_CONTAINER] = { "container", "the container or WSL" },
-	[PASTE_LIBS] = { "libraries", "the loader cache (ldconfig -p)" },
+	[PASTE_OS] = { "os", N_("the operating system") },
+	[PASTE_GPU] = { "gpu", N_("the GPU") },
+	[PASTE_DRIVER] = { "driver", N_("the driver version") },
+	[PASTE_TORCH] = { "torch", N_("the torch build (version and CUDA)") },
+	[PASTE_TOOLKIT] = { "toolkit", N_("the CUDA toolkit (nvcc)") },
+	[PASTE_CUDNN] = { "cudnn", N_("the cuDNN libraries") },
+	[PASTE_KERNLOG] = { "kernel-log", N_("the kernel log") },
+	[PASTE_CONTAINER] = { "container", N_("the container or WSL") },
+	[PASTE_LIBS] = { "libraries", N_("the loader cache (ldconfig -p)") },
 };
 
 /* See paste.h: the caller frees it with paste_free. */

@@ -97,7 +97,7 @@ json_t *report_explain_json(const struct explain_report *r)
 		{
 			char missing[256];
 
-			if (explain_paste_missing(r, c, missing, sizeof(missing)))
+			if (explain_paste_missing(r, c, false, missing, sizeof(missing)))
 				json_object_set_new(o, "not_in_paste", json_text(missing));
 		}
 		json_array_append_new(causes, o);

@@ -11,6 +11,7 @@
 #include "paste/paste.h"
 #include "explain/paste_merge.h"
 #include "report/textfmt.h"
+#include "util/dwidth.h"
 #include "util/i18n.h"
 
 /* A short block: what the paste showed, for the reader to check against the machine. */
@@ -57,7 +58,7 @@ static void print_line(struct textfmt *t, const struct explain_report *r, const 
 {
 	char label[320], *text;
 	int n = r->ninputs > 1 ? snprintf(label, sizeof(label), "%s:%lu:", r->inputs[l->input], l->number)
-			       : snprintf(label, sizeof(label), "line %lu:", l->number);
+			       : snprintf(label, sizeof(label), _("line %lu:"), l->number);
 	size_t size;
 
 	if (n < 0)
@@ -68,13 +69,13 @@ static void print_line(struct textfmt *t, const struct explain_report *r, const 
 		return;
 	}
 	snprintf(text, size, "    %s%s%s %s", tf_c(t, TF_DIM), label, tf_c(t, TF_RESET), l->text);
-	tf_reflow(t, text, 4 + (int)strlen(label) + 1, 8);
+	tf_reflow(t, text, 4 + dw_width(label, strlen(label)) + 1, 8);
 	free(text);
 }
 
 static void print_cause(struct textfmt *t, const struct explain_report *r, const struct explain_cause *c)
 {
-	tf_wrapf(t, 0, 2, "%s%s%s: %s", tf_c(t, TF_BOLD), cause_name(c->cause), tf_c(t, TF_RESET), i18n_text(c->title));
+	tf_wrapf(t, 0, 2, "%s%s%s: %s", tf_c(t, TF_BOLD), cause_name(c->cause), tf_c(t, TF_RESET), shown_text(c->title, c->title_local));
 	tf_line(t, 2, _("%sconfidence %d%%%s%s"), tf_c(t, TF_DIM), c->confidence,
 		c->confirmed ? _(", confirmed on this machine") : "", tf_c(t, TF_RESET));
 	tf_line(t, 2, _("%s %lu line%s:"), c->from == EXPLAIN_FROM_FACTS ? _("read from") : _("matched"), c->count,
@@ -96,23 +97,24 @@ static void print_cause(struct textfmt *t, const struct explain_report *r, const
 		tf_wrapf(t, 2, 4, _("values: %s"), values);
 	}
 	if (c->detail && c->detail[0])
-		tf_wrap(t, 2, 2, i18n_text(c->detail));
+		tf_wrap(t, 2, 2, shown_text(c->detail, c->detail_local));
 	if (c->doctor_note)
 		tf_wrapf(t, 2, 4, _("this machine: %s"), c->doctor_note);
 	if (c->paste_evidence[0] && c->from == EXPLAIN_FROM_BOTH)
-		tf_wrapf(t, 2, 4, _("from the paste: %s"), c->paste_evidence);
+		tf_wrapf(t, 2, 4, _("from the paste: %s"),
+			 c->paste_evidence_local[0] ? c->paste_evidence_local : c->paste_evidence);
 	if (c->settled > 0)
 		tf_wrapf(t, 2, 4, _("the paste settles it: %d other usual cause%s of what was seen left out"), c->settled,
 			 c->settled == 1 ? "" : "s");
 	{
 		char missing[256];
 
-		if (explain_paste_missing(r, c, missing, sizeof(missing)))
+		if (explain_paste_missing(r, c, true, missing, sizeof(missing)))
 			tf_wrapf(t, 2, 4, _("not in the paste: %s (the output of `python -m torch.utils.collect_env` settles it)"),
 				 missing);
 	}
 	if (c->nchecks > 0) {
-		tf_line(t, 2, "%s:", c->suggested ? _("tell it apart") : _("confirm it, and rule out the alternatives"));
+		tf_line(t, 2, "%s", c->suggested ? _("tell it apart:") : _("confirm it, and rule out the alternatives:"));
 		for (int i = 0; i < c->nchecks; i++) {
 			const char *a = c->checks[i].answers;
 
@@ -120,14 +122,18 @@ static void print_cause(struct textfmt *t, const struct explain_report *r, const
 			while (*a) {
 				const char *sep = strstr(a, " || ");
 				int len = sep ? (int)(sep - a) : (int)strlen(a);
+				char one[512];
 
-				tf_wrapf(t, 6, 8, "- %.*s", len, a);
+				/* each answer is a message of its own (tools/data2pot.awk's lists) */
+				snprintf(one, sizeof(one), "%.*s", len, a);
+				tf_wrapf(t, 6, 8, "- %s", i18n_text(one));
 				a += len + (sep ? 4 : 0);
 			}
 		}
 	}
 	if (c->nfix > 0)
-		report_fix_steps(t, c->fix, c->nfix, (const char *const *)c->alt_titles, NULL, c->nalt);
+		report_fix_steps(t, c->fix, c->nfix, (const char *const *)c->alt_titles,
+				 (const char *const *)c->alt_titles_local, c->nalt);
 	tf_wrapf(t, 2, 4, _("%ssource: %s%s"), tf_c(t, TF_DIM), c->source, tf_c(t, TF_RESET));
 }
 
@@ -143,7 +149,7 @@ static void print_differential(struct textfmt *t, const struct explain_report *r
 
 		if (c->nchecks == 0 || used >= sizeof(line))
 			continue;
-		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s (%d%%; check: %s)", shown ? ", " : "",
+		used += (size_t)snprintf(line + used, sizeof(line) - used, _("%s%s (%d%%; check: %s)"), shown ? ", " : "",
 					 cause_name(c->cause), c->confidence, c->checks[0].command);
 		shown++;
 	}
@@ -181,7 +187,7 @@ void report_text_explain(FILE *out, const struct explain_report *r, const struct
 				fputc('\n', out);
 				continue;
 			}
-			tf_wrapf(&t, 0, 4, _("%s: %s %s(%d%%, line %lu)%s"), cause_name(c->cause), i18n_text(c->title), tf_c(&t, TF_DIM), c->confidence,
+			tf_wrapf(&t, 0, 4, _("%s: %s %s(%d%%, line %lu)%s"), cause_name(c->cause), shown_text(c->title, c->title_local), tf_c(&t, TF_DIM), c->confidence,
 				 c->nlines ? c->lines[0].number : 0, tf_c(&t, TF_RESET));
 		}
 		if (!o->verbose)

@@ -22,10 +22,12 @@
  *  - Xid events logged this boot that name the GPU (judge_xids).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "rules/rules.h"
+#include "util/i18n.h"
 #include "util/str.h"
 
 enum trouble {
@@ -77,13 +79,13 @@ static void raise_trouble(struct gpu_state *s, enum trouble t, const char *why)
 static void judge_nvml(struct gpu_state *s, const struct nvml_device *d)
 {
 	if (d->ecc_uncorrected > 0 || (d->retired_dbe > 0 && d->retired_pending != 1))
-		raise_trouble(s, TROUBLE_WATCH, "has had uncorrectable memory errors");
+		raise_trouble(s, TROUBLE_WATCH, N_("has had uncorrectable memory errors"));
 	if (d->retired_pending == 1)
-		raise_trouble(s, TROUBLE_RESET, "needs a reset");
+		raise_trouble(s, TROUBLE_RESET, N_("needs a reset"));
 	if (d->remap_pending == 1)
-		raise_trouble(s, TROUBLE_RESET, "needs a reset");
+		raise_trouble(s, TROUBLE_RESET, N_("needs a reset"));
 	if (d->remap_failure == 1)
-		raise_trouble(s, TROUBLE_REPLACE, "should be replaced");
+		raise_trouble(s, TROUBLE_REPLACE, N_("should be replaced"));
 }
 
 /* The Xid's "PCI:0000:86:00" names bus and device; compare them with "0000:86:00.0". */
@@ -109,13 +111,13 @@ static void judge_xids(struct gpu_state *s, const struct kernlog_facts *klog)
 			continue;
 		switch (x->xid) {
 		case 79:
-			raise_trouble(s, TROUBLE_LOST, "has fallen off the bus");
+			raise_trouble(s, TROUBLE_LOST, N_("has fallen off the bus"));
 			break;
 		case 48: case 63: case 64: case 74: case 94: case 95:
-			raise_trouble(s, TROUBLE_RESET, "needs a reset");
+			raise_trouble(s, TROUBLE_RESET, N_("needs a reset"));
 			break;
 		case 92:
-			raise_trouble(s, TROUBLE_WATCH, "has had many correctable memory errors");
+			raise_trouble(s, TROUBLE_WATCH, N_("has had many correctable memory errors"));
 			break;
 		default:
 			continue;
@@ -150,11 +152,11 @@ static int gpu_states(const struct facts *facts, struct gpu_state *out)
 				matched[k] = true;
 			}
 		if (g->aer_fatal)
-			raise_trouble(s, TROUBLE_WATCH, "reports PCIe errors");
+			raise_trouble(s, TROUBLE_WATCH, N_("reports PCIe errors"));
 		if (g->fallen_off_bus)
-			raise_trouble(s, TROUBLE_LOST, "has fallen off the bus");
+			raise_trouble(s, TROUBLE_LOST, N_("has fallen off the bus"));
 		else if (s->nvml < 0 && driver_listed && strcmp(g->driver, "nvidia") == 0)
-			raise_trouble(s, TROUBLE_LOST, "was lost by the driver");
+			raise_trouble(s, TROUBLE_LOST, N_("was lost by the driver"));
 		if (s->nvml >= 0)
 			judge_nvml(s, &rt->nvml[s->nvml]);
 		judge_xids(s, &facts->kernlog);
@@ -274,7 +276,7 @@ static void add_rma_step(struct finding *f, const char *index_opt)
 }
 
 static void report_gpu(struct findings *out, const struct facts *facts, const struct gpu_state *st, int n,
-		       const struct gpu_state *s, const char *summary)
+		       const struct gpu_state *s, const char *summary, const char *summary_local)
 {
 	char label[64], index_opt[16] = "", cmd[128];
 	enum severity sev = s->trouble >= TROUBLE_RESET ? SEV_ERROR : SEV_WARNING;
@@ -285,8 +287,13 @@ static void report_gpu(struct findings *out, const struct facts *facts, const st
 		snprintf(index_opt, sizeof(index_opt), " -i %d", s->nvml);
 	f = findings_add(out, CAUSE_GPU_HARDWARE_FAULT, sev, "%s %s", label, s->why);
 	finding_gpu(f, s->nvml);
-	if (sev == SEV_ERROR)
+	if (sev == SEV_ERROR) {
 		finding_summary(f, "%s", summary);
+		if (summary_local) {	/* built from translated parts: the whole is no message of its own */
+			free(f->summary_local);
+			f->summary_local = str_dup(summary_local);
+		}
+	}
 	add_evidence(f, facts, s);
 	switch (s->trouble) {
 	case TROUBLE_LOST:
@@ -336,13 +343,17 @@ static void report_gpu(struct findings *out, const struct facts *facts, const st
 static void check_gpu_health(const struct facts *facts, struct findings *out)
 {
 	struct gpu_state st[MAX_STATES];
-	struct strbuf summary = { 0 };
+	struct strbuf summary = { 0 }, local = { 0 };
 	int n = gpu_states(facts, st), ready = 0;
+	bool tr = i18n_active();
 
 	for (int i = 0; i < n; i++)
 		ready += st[i].trouble < TROUBLE_RESET;
-	if (n > 1)
+	if (n > 1) {
 		strbuf_addf(&summary, "%d of %d GPUs ready", ready, n);
+		if (tr)
+			strbuf_addf(&local, _("%d of %d GPUs ready"), ready, n);
+	}
 	for (int i = 0; i < n; i++) {
 		char label[64];
 
@@ -350,11 +361,15 @@ static void check_gpu_health(const struct facts *facts, struct findings *out)
 			continue;
 		gpu_label(&st[i], label, sizeof(label));
 		strbuf_addf(&summary, "%s%s %s", summary.len ? "; " : "", label, st[i].why);
+		if (tr)
+			strbuf_addf(&local, "%s%s %s", local.len ? _("; ") : "", label, _(st[i].why));
 	}
 	for (int i = 0; i < n; i++)
 		if (st[i].trouble != TROUBLE_NONE)
-			report_gpu(out, facts, st, n, &st[i], summary.buf ? summary.buf : "");
+			report_gpu(out, facts, st, n, &st[i], summary.buf ? summary.buf : "",
+				   tr ? (local.buf ? local.buf : "") : NULL);
 	strbuf_release(&summary);
+	strbuf_release(&local);
 }
 
 static const struct rule health_rules[] = {

@@ -11,6 +11,7 @@
 #include "rules/fixes.h"
 #include "rules/rules.h"
 #include "rules/torch_checks.h"
+#include "util/i18n.h"
 #include "util/path.h"
 #include "util/str.h"
 
@@ -99,10 +100,10 @@ static void check_build(const struct facts *f, struct findings *out)
 		fd = findings_add(out, CAUSE_TORCH_CPU_ONLY, SEV_ERROR, "torch %s is a CPU-only build", t->version);
 		finding_detail(fd, "torch.version.cuda is None: this build has no CUDA code, so torch.cuda.is_available() is "
 			       "False whatever the driver does. %s", strcmp(t->installer, "debian") == 0 ?
-			       "It is the distribution's python3-torch package, which is built without CUDA." :
-			       t->conda_cpuonly ? "conda installed it with the cpuonly package, which pins CPU builds." :
-			       strstr(t->version, "+cpu") ? "The +cpu tag marks PyTorch's CPU wheel." :
-			       "pip and conda pick CPU builds when told to (cpuonly, the /whl/cpu index) or on some platforms.");
+			       N_("It is the distribution's python3-torch package, which is built without CUDA.") :
+			       t->conda_cpuonly ? N_("conda installed it with the cpuonly package, which pins CPU builds.") :
+			       strstr(t->version, "+cpu") ? N_("The +cpu tag marks PyTorch's CPU wheel.") :
+			       N_("pip and conda pick CPU builds when told to (cpuonly, the /whl/cpu index) or on some platforms."));
 	} else {
 		return;
 	}
