@@ -42,7 +42,7 @@ static void add_path(struct explain_cause *c, int alt, const struct plan_path *p
 
 		if (s->kind == STEP_VERIFY && str_starts_with(s->command, "gpudoctor"))
 			continue;
-		explain_add_fix(c, alt, s->why, NULL, s->command[0] ? s->command : NULL);
+		explain_add_fix(c, alt, s->why, s->why_local[0] ? s->why_local : NULL, s->command[0] ? s->command : NULL);
 	}
 }
 
@@ -74,9 +74,15 @@ static void torch_for_arch(struct explain_cause *c, const char *text, const char
 		add_path(c, 0, &plan->paths[0]);
 		explain_add_fix(c, 0, check, i18n_active() ? _(check) : NULL, "gpudoctor fix");
 		for (int i = 1; i < plan->npaths && i < 3; i++) {
-			str_printf(title, sizeof(title), "%s (%s)", plan->paths[i].title, plan->paths[i].tradeoff);
-			if ((alt = explain_add_alternative(c, title, NULL)) > 0)
-				add_path(c, alt, &plan->paths[i]);
+			const struct plan_path *p = &plan->paths[i];
+
+			str_printf(title, sizeof(title), "%s (%s)", p->title, p->tradeoff);
+			if (p->title_local[0] || p->tradeoff_local[0])
+				str_printf(title_local, sizeof(title_local), _("%s (%s)"), plan_text(p->title, p->title_local),
+					   plan_text(p->tradeoff, p->tradeoff_local));
+			if ((alt = explain_add_alternative(c, title, p->title_local[0] || p->tradeoff_local[0]
+								     ? title_local : NULL)) > 0)
+				add_path(c, alt, p);
 		}
 	}
 	free(plan);
