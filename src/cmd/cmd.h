@@ -115,6 +115,9 @@ void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Whether to colour stdout. */
 bool cmd_use_color(const struct cmd_options *opts);
+/* Write all n bytes of s to fd, again after EINTR and short writes; 0, or -1 with errno set. */
+int cmd_write_all(int fd, const char *s, size_t n);
+
 /* Whether standard output is a pipe whose reader has gone (a watcher piped into `head` stops then). */
 bool cmd_output_closed(void);
 /* Flush stdout; a closed pipe is success, any other write error is not. */

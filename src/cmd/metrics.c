@@ -60,21 +60,6 @@ static int render(struct watcher *w, char **body, size_t *len)
 	return 0;
 }
 
-static int write_all(int fd, const char *s, size_t n)
-{
-	while (n > 0) {
-		ssize_t k = write(fd, s, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -1;
-		s += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 /*
  * DIR/gpudoctor.prom replaced atomically, as node_exporter's textfile collector asks: written to a
  * temporary file in DIR (same file system), synced, then renamed over it, so a reader sees the old
@@ -95,7 +80,7 @@ static int textfile_write(const char *dir, const char *body, size_t len, const c
 		return errno;
 	*what = "cannot write it";
 	/* mkstemp makes it 0600: node_exporter often runs as another user */
-	if (fchmod(fd, 0644) < 0 || write_all(fd, body, len) < 0 || fsync(fd) < 0)
+	if (fchmod(fd, 0644) < 0 || cmd_write_all(fd, body, len) < 0 || fsync(fd) < 0)
 		goto fail;
 	if (close(fd) < 0) {
 		fd = -1;
@@ -257,16 +242,10 @@ static const struct cmd_option metrics_only[] = {
 	  "node_exporter's textfile collector" },
 	{ "listen", 0, "ADDR:PORT", OPT_LISTEN, "serve GET /metrics on ADDR:PORT (127.0.0.1:9835, [::1]:9835, "
 	  "0.0.0.0:9835; :PORT is 127.0.0.1)" },
-	{ "root", 0, "DIR", OPT_ROOT, "look at the machine whose files are under DIR instead of / (nothing from "
-	  "it is loaded without --load-root-libraries)" },
-	{ "load-root-libraries", 0, NULL, OPT_LOAD_ROOT_LIBS, "under --root, load and call the image's driver "
-	  "libraries (only for an image you trust)" },
-	{ "timeout", 0, "SECONDS", OPT_TIMEOUT, "one driver call's deadline (default 2): a call past it is a "
-	  "finding, and the next sample starts a fresh helper" },
 };
 static CMD_OPTION_GROUP(metrics_options, metrics_only);
 
-static const struct cmd_option_group *const groups[] = { &metrics_options, NULL };
+static const struct cmd_option_group *const groups[] = { &metrics_options, &watcher_machine_options, NULL };
 
 const struct command cmd_metrics = {
 	.name = "metrics",

@@ -39,7 +39,8 @@ static bool reader_gone(int e)
 	return e == EPIPE || (poll(&p, 1, 0) == 1 && (p.revents & POLLERR));
 }
 
-static int write_all(int fd, const char *s, size_t n)
+/* See cmd.h. */
+int cmd_write_all(int fd, const char *s, size_t n)
 {
 	while (n > 0) {
 		ssize_t w = write(fd, s, n);
@@ -83,7 +84,7 @@ int cmd_out_close(struct cmd_out *o, const struct cmd_options *opts, int status)
 		}
 	}
 	if (!e) {
-		rc = safe ? write_all(STDOUT_FILENO, safe, safe_len) : write_all(STDOUT_FILENO, o->buf, o->len);
+		rc = safe ? cmd_write_all(STDOUT_FILENO, safe, safe_len) : cmd_write_all(STDOUT_FILENO, o->buf, o->len);
 		e = rc < 0 ? errno : 0;
 	}
 	free(safe);

@@ -93,16 +93,10 @@ static const struct cmd_option watch_only[] = {
 	{ "interval", 'i', "SECONDS", OPT_INTERVAL, "between samples (default 1)" },
 	{ "count", 0, "N", OPT_COUNT, "stop after N samples (default: until q, Ctrl-C or the end of the pipe)" },
 	{ "plain", 0, NULL, OPT_PLAIN, "lines even on a terminal, instead of the full-screen view" },
-	{ "root", 0, "DIR", OPT_ROOT, "watch the machine whose files are under DIR instead of / (nothing from it "
-	  "is loaded without --load-root-libraries)" },
-	{ "load-root-libraries", 0, NULL, OPT_LOAD_ROOT_LIBS, "under --root, load and call the image's driver "
-	  "libraries (only for an image you trust)" },
-	{ "timeout", 0, "SECONDS", OPT_TIMEOUT, "one driver call's deadline (default 2): a call past it is a "
-	  "finding, and the next sample starts a fresh helper" },
 };
 static CMD_OPTION_GROUP(watch_options, watch_only);
 
-static const struct cmd_option_group *const groups[] = { &watch_options, NULL };
+static const struct cmd_option_group *const groups[] = { &watch_options, &watcher_machine_options, NULL };
 
 const struct command cmd_watch = {
 	.name = "watch",

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cmd/watcher.h"
+#include "cmd/options.h"
 #include "util/clock.h"
 
 /* The doctor's one-sample families, then the watcher's; the order is the report's. */
@@ -85,3 +86,13 @@ void watcher_sleep_until(double deadline_ms)
 		nanosleep(&(struct timespec){ (time_t)(left / 1000), (long)((left - (long)(left / 1000) * 1000) * 1e6) },
 			  NULL);
 }
+
+static const struct cmd_option machine_only[] = {
+	{ "root", 0, "DIR", OPT_ROOT, "look at the machine whose files are under DIR instead of / (nothing from "
+	  "it is loaded without --load-root-libraries)" },
+	{ "load-root-libraries", 0, NULL, OPT_LOAD_ROOT_LIBS, "under --root, load and call the image's driver "
+	  "libraries (only for an image you trust)" },
+	{ "timeout", 0, "SECONDS", OPT_TIMEOUT, "one driver call's deadline (default 2): a call past it is a "
+	  "finding, and the next sample starts a fresh helper" },
+};
+CMD_OPTION_GROUP(watcher_machine_options, machine_only);

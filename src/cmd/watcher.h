@@ -38,6 +38,10 @@ int watcher_open(struct watcher *w, const struct cmd_options *opts, double defau
 /* Take one sample and run it through the rules into d, which the caller releases (diagnosis_release). */
 void watcher_step(struct watcher *w, struct diagnosis *d);
 
+/* The machine a watcher samples: --root, --load-root-libraries, --timeout (one driver call's deadline). */
+struct cmd_option_group;
+extern const struct cmd_option_group watcher_machine_options;
+
 /* The signal (SIGINT, SIGTERM) that asked the loop to end, 0 while none has; a loop may set it too. */
 extern volatile sig_atomic_t watcher_stop_signal;
 
