@@ -26,7 +26,8 @@ struct dlib_symbol {
 /*
  * dlopen() file (a soname or a path), resolve every symbol of the table into
  * fns, and write the path of the file actually loaded into path. Optional
- * symbols that are missing are listed in missing (space-separated). The
+ * symbols that are missing are listed in missing (space-separated); those
+ * that do not fit are counted at its end as "(+N more)". The
  * handle is returned through *handle and never closed: a driver library
  * must not be unloaded while it may still run threads.
  */
