@@ -401,6 +401,7 @@ struct runtime_facts {
 	char nvml_driver_version[FACT_VER];
 	int nvml_cuda_version;		/* 12020 = 12.2; 0 when unknown */
 	int nvml_count;			/* -1 when unknown */
+	int nvml_lost;			/* of those, how many NVML answered NVML_ERROR_GPU_IS_LOST for (not listed) */
 	struct nvml_device nvml[MAX_RT_DEVICES];
 	int nvml_ndev;
 	bool procs_foreign_pids;	/* in a container: NVML's pids are the host's, not joined with /proc */

@@ -391,7 +391,7 @@ static json_t *runtime_json(const struct runtime_facts *rt)
 		json_array_append_new(nd, report_nvml_device_json(&rt->nvml[i]));
 	for (int i = 0; i < rt->cuda_ndev; i++)
 		json_array_append_new(cd, cuda_device_json(&rt->cuda[i]));
-	return json_pack("{s:o, s:b, s:f, s:f, s:b, s:b, s:b, s:o, s:o, s:{s:o, s:o, s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:o, s:o}}",
+	return json_pack("{s:o, s:b, s:f, s:f, s:b, s:b, s:b, s:o, s:o, s:{s:o, s:o, s:o, s:o, s:i, s:o, s:o}, s:{s:o, s:o, s:o, s:o}}",
 			 "status", status_json(&rt->status), "ran", rt->ran, "timeout_s", rt->timeout_s,
 			 "elapsed_ms", rt->elapsed_ms, "hung", rt->hung, "crashed", rt->crashed,
 			 "helper_stuck", rt->helper_stuck,
@@ -399,7 +399,7 @@ static json_t *runtime_json(const struct runtime_facts *rt)
 			 "last_call", (rt->hung || rt->crashed) ? str_or_null(rt->last_call) : json_null(),
 			 "nvml", "library", library_json(&rt->nvml_lib), "driver_version", str_or_null(rt->nvml_driver_version),
 			 "cuda_version", cuda_version_json(rt->nvml_cuda_version), "count", int_or_null(rt->nvml_count),
-			 "devices", nd, "processes_joined", json_boolean(!rt->procs_foreign_pids),
+			 "lost", rt->nvml_lost, "devices", nd, "processes_joined", json_boolean(!rt->procs_foreign_pids),
 			 "cuda", "library", library_json(&rt->cuda_lib),
 			 "driver_version", cuda_version_json(rt->cuda_driver_version), "count", int_or_null(rt->cuda_count),
 			 "devices", cd);

@@ -76,8 +76,14 @@ static void raise_trouble(struct gpu_state *s, enum trouble t, const char *why)
 	}
 }
 
-static void judge_nvml(struct gpu_state *s, const struct nvml_device *d)
+/*
+ * A GPU NVML still lists but answers NVML_ERROR_GPU_IS_LOST for is lost like one it no longer lists. While
+ * watching, rules_live's check_lost reports it with the sample it was lost in, so it is left to that.
+ */
+static void judge_nvml(struct gpu_state *s, const struct nvml_device *d, bool watching)
 {
+	if (d->lost && !watching)
+		raise_trouble(s, TROUBLE_LOST, N_("was lost by the driver"));
 	if (d->ecc_uncorrected > 0 || (d->retired_dbe > 0 && d->retired_pending != 1))
 		raise_trouble(s, TROUBLE_WATCH, N_("has had uncorrectable memory errors"));
 	if (d->retired_pending == 1)
@@ -133,7 +139,7 @@ static void judge_xids(struct gpu_state *s, const struct kernlog_facts *klog)
 static int gpu_states(const struct facts *facts, struct gpu_state *out)
 {
 	const struct runtime_facts *rt = &facts->runtime;
-	bool driver_listed = rt->nvml_count >= 0 && rt->nvml_ndev == rt->nvml_count &&
+	bool driver_listed = rt->nvml_count >= 0 && rt->nvml_ndev + rt->nvml_lost == rt->nvml_count &&
 			     !facts->container.in_container && !facts->container.wsl;
 	bool matched[MAX_RT_DEVICES] = { false };
 	int n = 0;
@@ -158,7 +164,7 @@ static int gpu_states(const struct facts *facts, struct gpu_state *out)
 		else if (s->nvml < 0 && driver_listed && strcmp(g->driver, "nvidia") == 0)
 			raise_trouble(s, TROUBLE_LOST, N_("was lost by the driver"));
 		if (s->nvml >= 0)
-			judge_nvml(s, &rt->nvml[s->nvml]);
+			judge_nvml(s, &rt->nvml[s->nvml], facts->watch.on);
 		judge_xids(s, &facts->kernlog);
 	}
 	for (int k = 0; k < rt->nvml_ndev && n < MAX_STATES; k++) {
@@ -171,7 +177,7 @@ static int gpu_states(const struct facts *facts, struct gpu_state *out)
 		s->pci = -1;
 		s->nvml = k;
 		short_bus_id(rt->nvml[k].bus_id, s->bus, sizeof(s->bus));
-		judge_nvml(s, &rt->nvml[k]);
+		judge_nvml(s, &rt->nvml[k], facts->watch.on);
 		judge_xids(s, &facts->kernlog);
 	}
 	return n;
@@ -197,6 +203,10 @@ static void add_evidence(struct finding *f, const struct facts *facts, const str
 	if (g && g->fallen_off_bus)
 		finding_evidence(f, "PCI config space", g->sysfs_path, "%s reads all ones: the GPU has fallen off the bus",
 				 g->address);
+	else if (g && !d && s->trouble == TROUBLE_LOST && facts->runtime.nvml_lost)
+		finding_evidence(f, "GPU", g->sysfs_path, "%s is bound to nvidia; NVML counts %d GPUs but answers "
+				 "\"GPU is lost\" for %d of them", g->address, facts->runtime.nvml_count,
+				 facts->runtime.nvml_lost);
 	else if (g && !d && s->trouble == TROUBLE_LOST)
 		finding_evidence(f, "GPU", g->sysfs_path, "%s is bound to nvidia, but not among the %d GPUs NVML lists",
 				 g->address, facts->runtime.nvml_count);

@@ -229,9 +229,13 @@ void query_nvml(struct runtime_facts *rt, const char *file)
 	for (unsigned i = 0; i < count && rt->nvml_ndev < MAX_RT_DEVICES; i++) {
 		nvmlDevice_t dev;
 		struct nvml_device *d = &rt->nvml[rt->nvml_ndev];
+		nvmlReturn_t r;
 
 		query_mark(rt, "nvmlDeviceGetHandleByIndex_v2");
-		if (n.handle(i, &dev) != NVML_SUCCESS)
+		r = n.handle(i, &dev);
+		if (r == NVML_ERROR_GPU_IS_LOST)
+			rt->nvml_lost++;	/* still counted: the rules match it to the bus by elimination */
+		if (r != NVML_SUCCESS)
 			continue;
 		nvml_device_unknown(d);
 		nvml_device_identity(rt->last_call, &n, dev, d);
