@@ -13,11 +13,12 @@
 #include "rules/rules.h"
 #include "util/str.h"
 #include "util/termsafe.h"
+#include "util/i18n.h"
 
 static const struct cmd_option compute_only[] = {
-	{ "duration", 0, "SECONDS", OPT_DURATION, "how long the matrix products run on each GPU (default 2)" },
-	{ "max-time", 0, "SECONDS", OPT_MAX_TIME, "the whole run's budget (default 300 for test, 600 for "
-	  "bench); past it the run is cut short and reported as over budget, not as a hang" },
+	{ "duration", 0, "SECONDS", OPT_DURATION, N_("how long the matrix products run on each GPU (default 2)") },
+	{ "max-time", 0, "SECONDS", OPT_MAX_TIME, N_("the whole run's budget (default 300 for test, 600 for "
+	  "bench); past it the run is cut short and reported as over budget, not as a hang") },
 };
 CMD_OPTION_GROUP(cmd_compute_options, compute_only);
 

@@ -10,6 +10,7 @@
 #include "cmd/options.h"
 #include "fleet/fleet.h"
 #include "report/report_fleet.h"
+#include "util/i18n.h"
 
 /* Read every operand (none: standard input) into f; a status, EXIT_READY when all went in. */
 static int read_inputs(const struct cmd_options *opts, struct fleet *f)
@@ -91,7 +92,7 @@ static const struct cmd_option_group *const groups[] = { NULL };
 const struct command cmd_fleet = {
 	.name = "fleet",
 	.run = run_fleet,
-	.summary = "merge many machines' --json reports: verdicts, shared causes, drift",
+	.summary = N_("merge many machines' --json reports: verdicts, shared causes, drift"),
 	.usage = "gpudoctor fleet [REPORT.json... | DIR... | -] [options]",
 	.description = "Reads the reports of `gpudoctor --json` from many machines (files; every *.json in a "
 		       "directory; or, with - or no operand, standard input, one report after another as `srun "
