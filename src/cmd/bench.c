@@ -22,6 +22,7 @@ static const struct cmd_option_group *const groups[] = {
 const struct command cmd_bench = {
 	.name = "bench",
 	.run = run_bench,
+	/* xgettext:no-c-format */
 	.summary = N_("measure each GPU: bandwidth, FP32, GEMM as % of its peak"),
 	.usage = "gpudoctor bench [options]",
 	.description = "Runs the test first, then per GPU: host <-> device bandwidth (pinned and pageable), "
