@@ -64,7 +64,7 @@ static int bad_value(const char *option, const char *value, const char *want)
 /* What --format takes in cmd, for its help and its errors. */
 static const char *formats_of(const struct command *cmd)
 {
-	return cmd->markdown ? "text, json or markdown" : "text or json";
+	return cmd->markdown ? _("text, json or markdown") : _("text or json");
 }
 
 /* Check and store one option's value for cmd. */
@@ -98,7 +98,7 @@ static int apply(const struct command *cmd, enum cmd_option_id id, const char *v
 		else if (strcmp(value, "never") == 0)
 			o->color = COLOR_NEVER;
 		else
-			return bad_value("--color", value, "auto, always or never");
+			return bad_value("--color", value, _("auto, always or never"));
 		break;
 	case OPT_LANG:
 		o->lang = i18n_known(value);
@@ -358,8 +358,12 @@ int cmd_options_parse(const struct command *cmd, const struct command *const *al
 			goto usage;
 		}
 		if (optarg && value_missing(all, nall, optarg)) {
-			cmd_error(_("gpudoctor: option '--%s' needs a value%s%s%s"), longopts[index].name,
-				  optarg[0] ? " (got the option '" : "", optarg, optarg[0] ? "')" : "");
+			/* two whole sentences, not pieces, so that each translates */
+			if (optarg[0])
+				cmd_error(_("gpudoctor: option '--%s' needs a value (got the option '%s')"),
+					  longopts[index].name, optarg);
+			else
+				cmd_error(_("gpudoctor: option '--%s' needs a value"), longopts[index].name);
 			goto usage;
 		}
 		if (apply(cmd, letter_id(cmd, c), optarg, o) < 0)
