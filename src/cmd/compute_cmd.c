@@ -135,8 +135,8 @@ int cmd_compute(const struct cmd_options *opts, bool bench)
 			report_compute_blocked(out, opts->format == FORMAT_JSON, name, blocker, &ro);
 		status = cmd_out_close(&o, opts, EXIT_NOT_READY);
 	} else if (!m.fs.live && !opts->load_root_libraries) {
-		cmd_error("gpudoctor %s: computing under --root runs the image's driver libraries; "
-			  "--load-root-libraries says you trust them", name);
+		cmd_error(_("gpudoctor %s: computing under --root runs the image's driver libraries; "
+			    "--load-root-libraries says you trust them"), name);
 		status = EXIT_USAGE;
 	} else {
 		status = compute_and_report(opts, &m, before, bench);

@@ -76,7 +76,7 @@ static int open_operand(const char *arg, bool text)
 		if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
 			e = EISDIR;
 	}
-	cmd_error("gpudoctor explain: cannot read '%s': %s", arg, strerror(e));
+	cmd_error(_("gpudoctor explain: cannot read '%s': %s"), arg, strerror(e));
 	fprintf(stderr, "to explain the words themselves, add --text\n");
 	return -2;
 }

@@ -21,13 +21,13 @@ static int read_inputs(const struct cmd_options *opts, struct fleet *f)
 
 	for (int i = 0; i < opts->nargs; i++)
 		if (strcmp(opts->args[i], "-") == 0 && stdin_used++) {
-			cmd_error("gpudoctor fleet: '-' (standard input) given twice");
-			fprintf(stderr, "try 'gpudoctor fleet --help'\n");
+			cmd_error(_("gpudoctor fleet: '-' (standard input) given twice"));
+			fputs(_("try 'gpudoctor fleet --help'\n"), stderr);
 			return EXIT_USAGE;
 		}
 	if (opts->nargs == 0 && isatty(STDIN_FILENO)) {
-		cmd_error("gpudoctor fleet: no reports: name files or directories, or pipe them in");
-		fprintf(stderr, "try 'gpudoctor fleet --help'\n");
+		cmd_error(_("gpudoctor fleet: no reports: name files or directories, or pipe them in"));
+		fputs(_("try 'gpudoctor fleet --help'\n"), stderr);
 		return EXIT_USAGE;
 	}
 	if (opts->nargs == 0)

@@ -186,11 +186,11 @@ static int check_textfile_dir(const char *dir)
 		return EXIT_USAGE;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		cmd_error("gpudoctor: --textfile %s: not a directory", dir);
+		cmd_error(_("gpudoctor: --textfile %s: not a directory"), dir);
 		return EXIT_USAGE;
 	}
 	if (access(dir, W_OK | X_OK) < 0) {
-		cmd_error("gpudoctor: --textfile %s: cannot write in it: %s", dir, strerror(errno));
+		cmd_error(_("gpudoctor: --textfile %s: cannot write in it: %s"), dir, strerror(errno));
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -205,7 +205,7 @@ static int run_metrics(const struct cmd_options *opts)
 
 	if (opts->format != FORMAT_TEXT) {
 		/* the exposition format is its only one: --json would be a promise it does not keep */
-		cmd_error("gpudoctor: 'metrics' writes the Prometheus text format only (no --json or --format)");
+		cmd_error(_("gpudoctor: 'metrics' writes the Prometheus text format only (no --json or --format)"));
 		return EXIT_USAGE;
 	}
 	if (opts->textfile_dir && (status = check_textfile_dir(opts->textfile_dir)))
