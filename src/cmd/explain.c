@@ -77,7 +77,7 @@ static int open_operand(const char *arg, bool text)
 			e = EISDIR;
 	}
 	cmd_error(_("gpudoctor explain: cannot read '%s': %s"), arg, strerror(e));
-	fprintf(stderr, "to explain the words themselves, add --text\n");
+	fputs(_("to explain the words themselves, add --text\n"), stderr);
 	return -2;
 }
 
