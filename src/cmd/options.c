@@ -407,7 +407,6 @@ static void wrap(FILE *out, const char *text, int col, int hang, int width)
 				return;
 			fputc('\n', out);
 			col = 0;
-			hang = 0;
 			p = brk + 2;
 		}
 		fputc('\n', out);
