@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "probe/probe_internal.h"
+#include "util/i18n.h"
 #include "util/str.h"
 
 #define PROC_TEXT_MAX (1024 * 1024)
@@ -62,14 +63,14 @@ static void detect_container(struct facts *f, const struct rootfs *fs, char *con
 	char *text = NULL, fstype[32];
 
 	if (rootfs_exists(fs, "/.dockerenv"))
-		set_runtime(c, "docker", "/.dockerenv exists");
+		set_runtime(c, "docker", N_("/.dockerenv exists"));
 	if (rootfs_exists(fs, "/run/.containerenv"))
-		set_runtime(c, "podman", "/run/.containerenv exists");
+		set_runtime(c, "podman", N_("/run/.containerenv exists"));
 	for (char *const *e = envp; e && *e; e++) {
 		if (str_starts_with(*e, "KUBERNETES_SERVICE_HOST="))
-			set_runtime(c, "kubernetes", "KUBERNETES_SERVICE_HOST is set");
+			set_runtime(c, "kubernetes", N_("KUBERNETES_SERVICE_HOST is set"));
 		else if (str_starts_with(*e, "container="))
-			set_runtime(c, *e + 10, "the container variable is set");
+			set_runtime(c, *e + 10, N_("the container variable is set"));
 	}
 	if (rootfs_read(fs, "/proc/1/cgroup", PROC_TEXT_MAX, &text, NULL, NULL, NULL) == 0) {
 		if (strstr(text, "/kubepods"))

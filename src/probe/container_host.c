@@ -27,6 +27,7 @@
 
 #include "probe/loader.h"
 #include "probe/probe_internal.h"
+#include "util/i18n.h"
 #include "util/path.h"
 #include "util/str.h"
 
@@ -296,7 +297,7 @@ void probe_container_host(struct facts *f, const struct probe_ctx *ctx)
 
 	if (f->container.in_container || f->container.wsl || f->pci.count == 0) {
 		fact_status_set(&h->status, FACT_UNKNOWN, "not applicable: %s", f->container.in_container ?
-				"inside a container" : f->container.wsl ? "under WSL" : "no NVIDIA GPU on the bus");
+				N_("inside a container") : f->container.wsl ? N_("under WSL") : N_("no NVIDIA GPU on the bus"));
 		return;
 	}
 	find_engines(f, ctx->fs);

@@ -1,5 +1,6 @@
 #include "probe/facts.h"
 #include "util/i18n.h"
+#include "util/str.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -64,6 +65,20 @@ void facts_free(struct facts *facts)
 }
 
 /* Set a section's state and its reason (cut to fit, never overflowing); st->denied is left as it was. */
+/*
+ * The translation of the text english was formatted to from fmt and ap into local (size n), or "" when
+ * none is active, it reads the same, or it does not fit whole (a cut would split a UTF-8 sequence).
+ */
+static void localize(char *local, size_t n, const char *english, const char *fmt, va_list ap)
+{
+	char *l = i18n_active() ? i18n_local_vdupf(english, fmt, ap) : NULL;
+
+	local[0] = '\0';
+	if (l && str_copy(local, n, l) < 0)
+		local[0] = '\0';
+	free(l);
+}
+
 void fact_status_set(struct fact_status *st, enum fact_state state, const char *fmt, ...)
 {
 	va_list ap;
@@ -72,6 +87,14 @@ void fact_status_set(struct fact_status *st, enum fact_state state, const char *
 	va_start(ap, fmt);
 	vsnprintf(st->reason, sizeof(st->reason), fmt, ap);
 	va_end(ap);
+	va_start(ap, fmt);
+	localize(st->reason_local, sizeof(st->reason_local), st->reason, fmt, ap);
+	va_end(ap);
+}
+
+const char *fact_reason_shown(const struct fact_status *st)
+{
+	return st->reason_local[0] ? st->reason_local : i18n_text(st->reason);
 }
 
 /* Add a note for the report; past MAX_NOTES the note is dropped and counted with facts_dropped("notes"). */
@@ -84,8 +107,12 @@ void facts_note(struct facts *facts, const char *fmt, ...)
 		return;
 	}
 	va_start(ap, fmt);
-	vsnprintf(facts->notes[facts->note_count++], sizeof(facts->notes[0]), fmt, ap);
+	vsnprintf(facts->notes[facts->note_count], sizeof(facts->notes[0]), fmt, ap);
 	va_end(ap);
+	va_start(ap, fmt);
+	localize(facts->notes_local[facts->note_count], sizeof(facts->notes_local[0]), facts->notes[facts->note_count], fmt, ap);
+	va_end(ap);
+	facts->note_count++;
 }
 
 /* A static lowercase name for JSON and text; an out-of-range value reads "unknown". Never NULL. */

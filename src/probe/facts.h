@@ -41,6 +41,8 @@ struct fact_status {
 	enum fact_state state;
 	bool denied;		/* UNKNOWN because files it needs could not be read (permission) */
 	char reason[FACT_TEXT * 2];
+	/* reason in the report's language when a translation is active and it reads otherwise, else "" */
+	char reason_local[FACT_TEXT * 3];
 };
 
 /* 1. the operating system and the user we run as */
@@ -674,6 +676,7 @@ struct facts {
 	bool live;
 	bool from_paste;		/* read from a pasted report: findings speak of "the pasted machine" */
 	char notes[MAX_NOTES][FACT_TEXT * 2];	/* probe remarks worth showing */
+	char notes_local[MAX_NOTES][FACT_TEXT * 3];	/* each in the report's language, "" when the same */
 	int note_count;
 	/* files the probes were refused (permission): the first few paths, and how many refusals */
 	char unreadable[8][256];
@@ -704,8 +707,15 @@ const char *facts_machine(const struct facts *facts);
 /* Free the model and every string it owns. NULL is fine. */
 void facts_free(struct facts *facts);
 
+/*
+ * Set st's state and its reason, formatted from fmt; when a translation is active also reason_local (the
+ * catalog's fmt, util/i18n.h), which the text report shows. JSON keeps the English reason.
+ */
 void fact_status_set(struct fact_status *st, enum fact_state state, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The reason a text report shows: reason_local when there is one, else reason looked up in the catalog. */
+const char *fact_reason_shown(const struct fact_status *st);
+/* A note for the report (and its translation, as for fact_status_set). */
 void facts_note(struct facts *facts, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /*

@@ -9,9 +9,9 @@
 
 #include "probe/probe_internal.h"
 #include "util/elf.h"
+#include "util/i18n.h"
 #include "util/kv.h"
 #include "util/str.h"
-#include "util/i18n.h"
 
 #define PROC_TEXT_MAX (1024 * 1024)
 #define MODULES_DEP_MAX (16 * 1024 * 1024)

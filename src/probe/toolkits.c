@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "probe/probe_internal.h"
-#include "util/str.h"
 #include "util/i18n.h"
+#include "util/str.h"
 
 #define VERSION_FILE_MAX (256 * 1024)
 #define CUDA_H_MAX (2 * 1024 * 1024)

@@ -43,7 +43,7 @@ static void finding_section(FILE *out, const struct finding *f)
 		for (int i = 0; i < f->nevidence; i++)
 			fprintf(out, "- %s: %s%s%s%s\n", i18n_text(f->evidence[i].fact),
 				shown_text(f->evidence[i].value, f->evidence[i].value_local),
-				f->evidence[i].source[0] ? " (`" : "", f->evidence[i].source,
+				f->evidence[i].source[0] ? " (`" : "", i18n_text(f->evidence[i].source),
 				f->evidence[i].source[0] ? "`)" : "");
 		if (f->evidence_dropped)
 			fprintf(out, _("- (%d more not shown)\n"), f->evidence_dropped);

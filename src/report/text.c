@@ -23,7 +23,7 @@ static void print_evidence(struct textfmt *t, const struct finding *f)
 		const struct evidence *e = &f->evidence[i];
 
 		tf_wrapf(t, 4, 6, "%s: %s%s%s%s", i18n_text(e->fact), shown_text(e->value, e->value_local),
-			 e->source[0] ? " [" : "", e->source, e->source[0] ? "]" : "");
+			 e->source[0] ? " [" : "", i18n_text(e->source), e->source[0] ? "]" : "");
 	}
 	if (f->evidence_dropped)
 		tf_line(t, 4, _("(%d more not shown)"), f->evidence_dropped);

@@ -27,7 +27,7 @@ static void denied_line(struct textfmt *t, const struct fact_status *st)
 	if (!st->denied)
 		return;
 	cont(t);
-	fprintf(t->out, _("%sincomplete: %s%s\n"), tf_c(t, TF_YELLOW), i18n_text(st->reason), tf_c(t, TF_RESET));
+	fprintf(t->out, _("%sincomplete: %s%s\n"), tf_c(t, TF_YELLOW), fact_reason_shown(st), tf_c(t, TF_RESET));
 }
 
 static void system_lines(struct textfmt *t, const struct facts *f, int detail)
@@ -56,8 +56,8 @@ static void gpu_lines(struct textfmt *t, const struct facts *f)
 {
 	label(t, N_("gpu"));
 	if (f->pci.count == 0)
-		fprintf(t->out, "%s\n", f->pci.status.state == FACT_OK ? "no NVIDIA device on the PCI bus"
-									 : i18n_text(f->pci.status.reason));
+		fprintf(t->out, "%s\n", f->pci.status.state == FACT_OK ? _("no NVIDIA device on the PCI bus")
+									 : fact_reason_shown(&f->pci.status));
 	for (int i = 0; i < f->pci.count; i++) {
 		const struct pci_gpu *g = &f->pci.gpus[i];
 
@@ -95,7 +95,7 @@ static void driver_lines(struct textfmt *t, const struct facts *f, int detail)
 	if (detail > 0 || !k->nvidia) {
 		cont(t);
 		fprintf(t->out, _("module file: %s%s; DKMS: %s; Secure Boot: %s\n"),
-			k->module_on_disk ? k->module_path : k->on_disk_status.reason[0] ? i18n_text(k->on_disk_status.reason) : _("none"),
+			k->module_on_disk ? k->module_path : k->on_disk_status.reason[0] ? fact_reason_shown(&k->on_disk_status) : _("none"),
 			strcmp(k->module_license, "Dual MIT/GPL") == 0 ? _(" (open)") : "", k->dkms_count ? k->dkms_versions[0] : _("none"),
 			k->secure_boot < 0 ? _("unknown") : k->secure_boot ? _("on") : _("off"));
 	}
@@ -123,7 +123,7 @@ static void lib_line(struct textfmt *t, const char *name, const struct lib_choic
 		fprintf(t->out, "%s%s%s [%s]%s\n", c->path, strcmp(c->path, c->resolved) ? " -> " : "",
 			strcmp(c->path, c->resolved) ? c->resolved : "", lib_origin_name(c->origin), c->is_stub ? " STUB" : "");
 	else
-		fprintf(t->out, "%s\n", i18n_text(ch->status.reason));
+		fprintf(t->out, "%s\n", fact_reason_shown(&ch->status));
 	for (int i = 0; detail > 1 && i < ch->count; i++) {
 		if (i == ch->chosen)
 			continue;
@@ -299,11 +299,11 @@ static void runtime_lines(struct textfmt *t, const struct facts *f, int detail)
 
 	label(t, N_("runtime"));
 	if (!rt->ran) {
-		fprintf(t->out, "%s\n", rt->status.reason[0] ? i18n_text(rt->status.reason) : _("driver not called"));
+		fprintf(t->out, "%s\n", rt->status.reason[0] ? fact_reason_shown(&rt->status) : _("driver not called"));
 		return;
 	}
 	if (rt->hung || rt->crashed) {
-		fprintf(t->out, "%s\n", i18n_text(rt->status.reason));
+		fprintf(t->out, "%s\n", fact_reason_shown(&rt->status));
 		return;
 	}
 	if (rt->nvml_lib.attempted) {
@@ -398,7 +398,7 @@ static void platform_lines(struct textfmt *t, const struct facts *f)
 
 	label(t, N_("platform"));
 	if (c->in_container)
-		fprintf(t->out, _("container (%s: %s)"), c->runtime, c->evidence);
+		fprintf(t->out, _("container (%s: %s)"), c->runtime, i18n_text(c->evidence));
 	else
 		fprintf(t->out, _("not in a container"));
 	if (c->wsl)
@@ -425,7 +425,7 @@ static void kernlog_lines(struct textfmt *t, const struct facts *f, int detail)
 	if (k->status.state != FACT_OK) {
 		if (detail > 0) {
 			label(t, N_("kernel log"));
-			fprintf(t->out, "%s\n", i18n_text(k->status.reason));
+			fprintf(t->out, "%s\n", fact_reason_shown(&k->status));
 		}
 		return;
 	}
@@ -483,7 +483,7 @@ static void facts_lines(struct textfmt *t, const struct facts *f, int detail)
 	env_lines(t, f, detail);
 	for (int i = 0; i < f->note_count; i++) {
 		label(t, i ? "" : N_("notes"));
-		fprintf(t->out, "%s\n", f->notes[i]);
+		fprintf(t->out, "%s\n", f->notes_local[i][0] ? f->notes_local[i] : f->notes[i]);
 	}
 	for (int i = 0; i < f->nlimits; i++) {
 		char text[160];

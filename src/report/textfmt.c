@@ -248,6 +248,15 @@ const char *shown_text(const char *english, const char *local)
 	return local ? local : i18n_text(english);
 }
 
+/* See textfmt.h. */
+const char *tf_gap(const char *label)
+{
+	static const char fullwidth_colon[] = "\xef\xbc\x9a";	/* U+FF1A */
+	size_t n = strlen(label), k = sizeof(fullwidth_colon) - 1;
+
+	return n >= k && memcmp(label + n - k, fullwidth_colon, k) == 0 ? "" : " ";
+}
+
 /*
  * See textfmt.h. An alternative of one step whose text is its title shows
  * the title and the command only.
@@ -263,8 +272,8 @@ void report_fix_steps(struct textfmt *t, const struct fix_step *fix, int nfix, c
 		if (alt == 0 && count)
 			tf_line(t, 2, "%s%s%s", tf_c(t, TF_BOLD), _("fix:"), tf_c(t, TF_RESET));
 		else if (alt > 0)
-			tf_wrapf(t, 2, 4, "%s%s%s %s", tf_c(t, TF_BOLD), _("or instead:"), tf_c(t, TF_RESET),
-				 shown_text(alt_titles[alt - 1], alt_titles_local ? alt_titles_local[alt - 1] : NULL));
+			tf_wrapf(t, 2, 4, "%s%s%s%s%s", tf_c(t, TF_BOLD), _("or instead:"), tf_c(t, TF_RESET),
+				 tf_gap(_("or instead:")), shown_text(alt_titles[alt - 1], alt_titles_local ? alt_titles_local[alt - 1] : NULL));
 		for (int i = 0; i < nfix; i++) {
 			if (fix[i].alt != alt)
 				continue;

@@ -54,6 +54,11 @@ void report_fix_steps(struct textfmt *t, const struct fix_step *fix, int nfix, c
  * the catalog (a data table's text, a word marked N_), which is english itself when none is active.
  */
 const char *shown_text(const char *english, const char *local);
+/*
+ * What goes between a label and its text: nothing after a full-width colon ("备选方案：" is followed
+ * directly, Chinese puts no space there), one space otherwise ("or instead: ...").
+ */
+const char *tf_gap(const char *label);
 /* Display columns of text: wide (CJK) characters two, colour escapes none (util/dwidth.h). */
 int tf_width(const char *text);
 /* Print text, then spaces up to cols display columns (none when it is wider): "%-*s" by columns. */

@@ -9,8 +9,8 @@
 #include "kb/kb.h"
 #include "rules/fixes.h"
 #include "rules/rules.h"
-#include "util/str.h"
 #include "util/i18n.h"
+#include "util/str.h"
 
 /* On the host of a real GPU, not in a container or WSL (where the kernel side is elsewhere). */
 static bool bare_metal_gpu(const struct facts *facts)
@@ -214,7 +214,7 @@ static void check_not_installed(const struct facts *facts, struct findings *out)
 		       N_("Nothing can run CUDA until it is installed."));
 	add_gpu_evidence(f, facts);
 	finding_evidence(f, "nvidia kernel module", "/lib/modules", "none for %s", facts->system.kernel_release);
-	finding_evidence(f, "libcuda.so.1", "loader search", "not found");
+	finding_evidence(f, "libcuda.so.1", N_("loader search"), "not found");
 	fix_install_driver(f, facts);
 }
 
@@ -303,7 +303,7 @@ static void explain_not_loaded(struct finding *f, const struct facts *facts)
 		finding_fix(f, "sudo dmesg | grep -i nvrm", "read why the driver did not take the device");
 	} else {
 		finding_detail(f, "The driver is installed (%s) but its kernel module is not loaded.",
-			       k->module_on_disk ? k->module_path : "user-space parts found");
+			       k->module_on_disk ? k->module_path : N_("user-space parts found"));
 		finding_fix(f, "sudo modprobe nvidia", "load the module; if it fails, the message says why");
 		finding_fix(f, "sudo dmesg | grep -i nvrm", "read the driver's kernel messages");
 	}
@@ -334,7 +334,7 @@ static void check_not_loaded(const struct facts *facts, struct findings *out)
 	f = findings_add(out, CAUSE_DRIVER_NOT_LOADED, SEV_ERROR,
 			 k->nvidia ? "the NVIDIA driver does not drive the GPU" : "the NVIDIA kernel module is not loaded");
 	add_gpu_evidence(f, facts);
-	finding_evidence(f, "nvidia module", "/proc/modules", "%s", k->nvidia ? "loaded" : "not loaded");
+	finding_evidence(f, "nvidia module", "/proc/modules", "%s", k->nvidia ? N_("loaded") : N_("not loaded"));
 	explain_not_loaded(f, facts);
 }
 
@@ -393,7 +393,7 @@ static void check_device_nodes(const struct facts *facts, struct findings *out)
 	finding_evidence(f, "/dev/nvidiactl", "/dev", "%s", ctl ? "present" : "missing");
 	finding_evidence(f, "/dev/nvidiaN", "/dev", "%s", gpu_node ? "present" : "missing");
 	finding_evidence(f, "/dev/nvidia-uvm", "/dev", "%s", uvm ? "present" : "missing");
-	finding_evidence(f, "nvidia_uvm module", "/proc/modules", "%s", k->nvidia_uvm ? "loaded" : "not loaded");
+	finding_evidence(f, "nvidia_uvm module", "/proc/modules", "%s", k->nvidia_uvm ? N_("loaded") : N_("not loaded"));
 	if (facts->container.in_container) {
 		finding_fix(f, NULL, "restart the container with --gpus all (or the runtime's device request) so every node is injected");
 	} else {
@@ -426,9 +426,10 @@ static void check_device_permission(const struct facts *facts, struct findings *
 					 "user '%s' cannot open the NVIDIA device nodes", u->name);
 			first = n;
 		}
-		finding_evidence(f, n->path, n->from_standin ? "device node stand-in" : "/dev",
-				 "mode %03o, owner %s, group %s; %s can%s read, can%s write", n->mode, n->owner, n->group,
-				 u->name, n->can_read ? "" : "not", n->can_write ? "" : "not");
+		finding_evidence(f, n->path, n->from_standin ? N_("device node stand-in") : "/dev",
+				 "mode %03o, owner %s, group %s; %s %s, %s", n->mode, n->owner, n->group, u->name,
+				 n->can_read ? N_("can read") : N_("cannot read"),
+				 n->can_write ? N_("can write") : N_("cannot write"));
 	}
 	if (!f)
 		return;

@@ -7,6 +7,7 @@
 
 #include "kb/kb.h"
 #include "rules/rules.h"
+#include "util/i18n.h"
 #include "util/str.h"
 
 static int visible_gpu_count(const struct facts *facts)
@@ -37,7 +38,7 @@ static void check_visible_devices(const struct facts *facts, struct findings *ou
 		finding_detail(f, "CUDA reads CUDA_VISIBLE_DEVICES left to right and stops at the first entry that is "
 			       "not a GPU index or UUID. %s, so CUDA sees no device: cuInit returns "
 			       "CUDA_ERROR_NO_DEVICE (100) and torch.cuda.is_available() is False.",
-			       env->visible == VISIBLE_EMPTY ? "It is set but empty" : "Its first entry is not a device");
+			       env->visible == VISIBLE_EMPTY ? N_("It is set but empty") : N_("Its first entry is not a device"));
 	} else if (env->visible == VISIBLE_INDICES && ngpu > 0) {
 		for (int i = 0; i < env->visible_index_count; i++) {
 			if (env->visible_indices[i] < ngpu)
@@ -46,13 +47,13 @@ static void check_visible_devices(const struct facts *facts, struct findings *ou
 					 "CUDA_VISIBLE_DEVICES names GPU %d, but %s has %d", env->visible_indices[i],
 					 facts_machine(facts), ngpu);
 			finding_detail(f, "Indices count from 0. CUDA stops at the first index that does not exist, so %s.",
-				       i == 0 ? "no GPU is visible at all" : "the GPUs listed after it are dropped too");
+				       i == 0 ? N_("no GPU is visible at all") : N_("the GPUs listed after it are dropped too"));
 			break;
 		}
 	}
 	if (!f)
 		return;
-	finding_evidence(f, "CUDA_VISIBLE_DEVICES", "environment", "\"%s\"", value);
+	finding_evidence(f, "CUDA_VISIBLE_DEVICES", N_("environment"), "\"%s\"", value);
 	finding_evidence(f, "NVIDIA GPUs", "/sys/bus/pci/devices", "%d", facts->pci.count);
 	finding_fix(f, "unset CUDA_VISIBLE_DEVICES", "show all GPUs, or set it to valid indices (0 to %d) or UUIDs",
 		    ngpu > 0 ? ngpu - 1 : 0);
@@ -163,7 +164,7 @@ static void check_gpus_hidden(const struct facts *facts, struct findings *out)
 			       "%s hidden from PyTorch (torch.cuda.device_count() is %d), and the visible ones are "
 			       "renumbered from 0.", cvd, shown, shown == 1 ? "" : "s", total - shown == 1 ? "" : "s",
 			       total - shown == 1 ? "is" : "are", shown);
-		finding_evidence(f, "CUDA_VISIBLE_DEVICES", "environment", "\"%s\"", cvd);
+		finding_evidence(f, "CUDA_VISIBLE_DEVICES", N_("environment"), "\"%s\"", cvd);
 		hidden_gpu_evidence(facts, f);
 		visible_origin_fix(facts, f);
 		return;
@@ -178,8 +179,8 @@ static void check_gpus_hidden(const struct facts *facts, struct findings *out)
 	finding_detail(f, "The container runtime gave this container the GPUs NVIDIA_VISIBLE_DEVICES names (%s): "
 		       "%d device node%s under /dev, while the host's %d GPUs all show on the PCI bus. The others "
 		       "cannot be used from inside.", nvd, shown, shown == 1 ? "" : "s", total);
-	finding_evidence(f, "NVIDIA_VISIBLE_DEVICES", "environment", "\"%s\"", nvd);
-	finding_evidence(f, "container", "container markers", "%s (%s)", facts->container.runtime, facts->container.evidence);
+	finding_evidence(f, "NVIDIA_VISIBLE_DEVICES", N_("environment"), "\"%s\"", nvd);
+	finding_evidence(f, "container", N_("container markers"), "%s (%s)", facts->container.runtime, facts->container.evidence);
 	finding_evidence(f, "GPU device nodes", "/dev", "%d", shown);
 	finding_evidence(f, "NVIDIA GPUs on the PCI bus", "/sys/bus/pci/devices", "%d", total);
 	if (strcmp(facts->container.runtime, "kubernetes") == 0)
@@ -232,7 +233,7 @@ static void check_debug_vars(const struct facts *facts, struct findings *out)
 				       "a container image, they slow down or change every CUDA program.");
 			strbuf_add(&unset, "unset");
 		}
-		finding_evidence(f, debug_effects[i].name, "environment", "\"%s\": %s", v, debug_effects[i].effect);
+		finding_evidence(f, debug_effects[i].name, N_("environment"), "\"%s\": %s", v, debug_effects[i].effect);
 		strbuf_addf(&unset, " %s", debug_effects[i].name);
 	}
 	if (f)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rules/rules.h"
+#include "util/i18n.h"
 
 static void check_no_gpu(const struct facts *facts, struct findings *out)
 {
@@ -29,7 +30,7 @@ static void check_no_gpu(const struct facts *facts, struct findings *out)
 			       facts->pci.other_display_count ? facts->pci.other_display : "");
 	finding_evidence(f, "NVIDIA PCI devices", "/sys/bus/pci/devices", "0");
 	if (facts->toolkits.count > 0)
-		finding_evidence(f, "CUDA toolkits installed", "toolkit scan", "%d (they need a GPU to run anything)",
+		finding_evidence(f, "CUDA toolkits installed", N_("toolkit scan"), "%d (they need a GPU to run anything)",
 				 facts->toolkits.count);
 	finding_fix(f, "lspci -nn | grep -i nvidia", "confirm the bus sees no NVIDIA device");
 	finding_fix(f, NULL, "in a VM or cloud instance, attach a GPU (PCI passthrough or a GPU instance type); "

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "rules/rules.h"
+#include "util/i18n.h"
 #include "util/path.h"
 #include "util/str.h"
-#include "util/i18n.h"
 
 static bool gpu_expected(const struct facts *facts)
 {
@@ -100,7 +100,7 @@ static void check_missing(const struct facts *facts, struct findings *out)
 		finding_fix(f, NULL, "start the container with --gpus all -e NVIDIA_DRIVER_CAPABILITIES=compute,utility");
 	} else if (facts->container.wsl) {
 		finding_detail(f, "Under WSL the CUDA driver library comes from Windows in /usr/lib/wsl/lib. It is %s.",
-			       facts->container.wsl_libcuda ? "there but not on the loader's path" : "missing");
+			       facts->container.wsl_libcuda ? N_("there but not on the loader's path") : N_("missing"));
 		finding_fix(f, "echo /usr/lib/wsl/lib | sudo tee /etc/ld.so.conf.d/ld.wsl.conf && sudo ldconfig",
 			    "put WSL's library directory on the loader path");
 		finding_fix(f, NULL, "update the NVIDIA driver on Windows if /usr/lib/wsl/lib has no libcuda.so.1");
@@ -134,10 +134,10 @@ static void mismatch_one(const struct facts *facts, struct findings *out, const 
 		finding_detail(*f, "The kernel module and the user-space driver libraries must be the same version. "
 			       "NVML fails with \"Driver/library version mismatch\" and CUDA with "
 			       "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803). %s",
-			       upgraded ? "The libraries are newer: the driver was upgraded (often by unattended "
-					  "upgrades) and the old module is still loaded."
-					: "The libraries are older than the module: a stray copy of an older driver's "
-					  "library is found first.");
+			       upgraded ? N_("The libraries are newer: the driver was upgraded (often by unattended "
+					     "upgrades) and the old module is still loaded.")
+					: N_("The libraries are older than the module: a stray copy of an older driver's "
+					     "library is found first."));
 		finding_evidence(*f, "kernel module", "/proc/driver/nvidia/version", "%s", kmod);
 		if (upgraded) {
 			finding_fix(*f, "sudo reboot", "reboot to load the new module (simplest)");

@@ -8,6 +8,7 @@
 
 #include "rules/fixes.h"
 #include "rules/rules.h"
+#include "util/i18n.h"
 #include "util/str.h"
 
 static bool has_node(const struct facts *facts, const char *path)
@@ -32,12 +33,12 @@ static void check_container_no_gpu(const struct facts *facts, struct findings *o
 	finding_detail(f, "Inside a container the NVIDIA devices (/dev/nvidia*) and driver libraries exist only "
 		       "when the container runtime injects them. None were injected here, so no CUDA program in "
 		       "this container can see a GPU, whatever is installed in the image.");
-	finding_evidence(f, "container", "container markers", "%s (%s)", c->runtime, c->evidence);
+	finding_evidence(f, "container", N_("container markers"), "%s (%s)", c->runtime, c->evidence);
 	finding_evidence(f, "/dev/nvidiactl", "/dev", "missing");
 	if (facts->pci.count > 0)
 		finding_evidence(f, "NVIDIA GPUs on the PCI bus", "/sys/bus/pci/devices", "%d", facts->pci.count);
 	if (nvd)
-		finding_evidence(f, "NVIDIA_VISIBLE_DEVICES", "environment", "%s", nvd);
+		finding_evidence(f, "NVIDIA_VISIBLE_DEVICES", N_("environment"), "%s", nvd);
 	if (strcmp(c->runtime, "kubernetes") == 0) {
 		finding_fix(f, NULL, "request the GPU in the pod spec: resources.limits: {nvidia.com/gpu: 1}");
 		finding_fix(f, NULL, "make sure the NVIDIA device plugin (or GPU Operator) runs on the node");
@@ -128,9 +129,9 @@ static void check_container_toolkit(const struct facts *facts, struct findings *
 		       "libnvidia-container.so.1) are installed. Without them no container can use the GPU: `docker run "
 		       "--gpus all` fails with \"could not select device driver \"\" with capabilities: [[gpu]]\"%s.",
 		       h->engines, wanted ? ", and the runtime daemon.json names does not exist" : "");
-	finding_evidence(f, "container engines", "programs and configuration", "%s", h->engines);
+	finding_evidence(f, "container engines", N_("programs and configuration"), "%s", h->engines);
 	finding_evidence(f, "nvidia-container-runtime-hook, nvidia-ctk", "/usr/bin, PATH", "not found");
-	finding_evidence(f, "libnvidia-container.so.1", "loader search path", "not found");
+	finding_evidence(f, "libnvidia-container.so.1", N_("loader search path"), "not found");
 	if (h->docker_runtime[0])
 		finding_evidence(f, "Docker runtime", "/etc/docker/daemon.json", "\"%s\" runs nvidia-container-runtime",
 				 h->docker_runtime);

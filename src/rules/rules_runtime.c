@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "rules/rules.h"
-#include "util/str.h"
 #include "util/i18n.h"
+#include "util/str.h"
 
 struct code_cause {
 	const char *api;	/* "nvml" or "cuda" */
@@ -151,9 +151,9 @@ static void check_hung(const struct facts *facts, struct findings *out)
 		finding_detail(f, "A call into the driver blocked until gpudoctor gave up on it. nvidia-smi and every CUDA "
 			       "program will hang the same way. The GPU or the driver is wedged, usually after an Xid "
 			       "error, a GPU that fell off the bus, or a process stuck in the kernel.");
-		finding_evidence(f, "call in progress", "driver helper", "%s", rt->last_call);
+		finding_evidence(f, "call in progress", N_("driver helper"), "%s", rt->last_call);
 		if (rt->helper_stuck)
-			finding_evidence(f, "helper process", "driver helper", "pid %d did not exit when killed: it is "
+			finding_evidence(f, "helper process", N_("driver helper"), "pid %d did not exit when killed: it is "
 					 "asleep in the kernel, inside the driver", rt->helper_pid);
 		finding_fix(f, "sudo dmesg | grep -iE 'xid|nvrm'", "read what the driver logged");
 		finding_fix(f, "ps -eo pid,stat,cmd | awk '$2 ~ /D/'", "look for processes stuck in the kernel");
@@ -164,7 +164,7 @@ static void check_hung(const struct facts *facts, struct findings *out)
 		finding_detail(f, "Calling the driver killed the helper process gpudoctor runs it in. A library that "
 			       "crashes when called is broken or does not belong to this driver (a copied or "
 			       "partially upgraded libcuda/libnvidia-ml).");
-		finding_evidence(f, "call in progress", "driver helper", "%s", rt->last_call);
+		finding_evidence(f, "call in progress", N_("driver helper"), "%s", rt->last_call);
 		if (rt->cuda_lib.path[0])
 			finding_evidence(f, "libcuda.so.1", "dlopen", "%s", rt->cuda_lib.path);
 		if (rt->nvml_lib.path[0])
@@ -303,7 +303,7 @@ static void check_visible_ids(const struct facts *facts, struct findings *out)
 			finding_unless(f, CAUSE_ENV_VISIBLE_DEVICES);
 			finding_detail(f, "CUDA stops reading CUDA_VISIBLE_DEVICES at the first entry it cannot use, so %s.",
 				       pos == 0 ? "no GPU is visible" : "the entries after it are dropped too");
-			finding_evidence(f, "CUDA_VISIBLE_DEVICES", "environment", "\"%s\"", value);
+			finding_evidence(f, "CUDA_VISIBLE_DEVICES", N_("environment"), "\"%s\"", value);
 			for (int i = 0; i < rt->nvml_ndev && i < 8; i++)
 				finding_evidence(f, "GPU", "NVML", "%d: %s%s", i, rt->nvml[i].uuid,
 						 rt->nvml[i].mig_current == 1 ? " (MIG on)" : "");

@@ -7,9 +7,9 @@
 
 #include "kb/kb.h"
 #include "rules/rules.h"
+#include "util/i18n.h"
 #include "util/path.h"
 #include "util/str.h"
-#include "util/i18n.h"
 
 static void check_newer_than_driver(const struct facts *facts, struct findings *out)
 {
@@ -104,13 +104,13 @@ static void check_conflict(const struct facts *facts, struct findings *out)
 			if (!f)
 				f = findings_add(out, CAUSE_TOOLKIT_CONFLICT, SEV_WARNING,
 						 "%s points at %s, which does not exist", vars[i].var, tk->path);
-			finding_evidence(f, vars[i].var, "environment", "%s (missing)", tk->path);
+			finding_evidence(f, vars[i].var, N_("environment"), "%s (missing)", tk->path);
 		} else if (nvcc && nvcc != tk && strcmp(nvcc->version, tk->version) != 0) {
 			if (!f)
 				f = findings_add(out, CAUSE_TOOLKIT_CONFLICT, SEV_WARNING,
 						 "nvcc on PATH is CUDA %s but %s is CUDA %s", nvcc->version, vars[i].var,
 						 tk->version);
-			finding_evidence(f, vars[i].var, "environment", "%s (CUDA %s)", tk->path, tk->version);
+			finding_evidence(f, vars[i].var, N_("environment"), "%s (CUDA %s)", tk->path, tk->version);
 		}
 	}
 	/* LD_LIBRARY_PATH naming another toolkit's libraries than the one that compiles. */
@@ -127,7 +127,7 @@ static void check_conflict(const struct facts *facts, struct findings *out)
 				f = findings_add(out, CAUSE_TOOLKIT_CONFLICT, SEV_WARNING,
 						 "LD_LIBRARY_PATH loads CUDA %s libraries, but the active toolkit is CUDA %s",
 						 tk->version, active->version);
-			finding_evidence(f, "LD_LIBRARY_PATH entry", "environment", "%s (CUDA %s)", dir, tk->version);
+			finding_evidence(f, "LD_LIBRARY_PATH entry", N_("environment"), "%s (CUDA %s)", dir, tk->version);
 		}
 	}
 	if (!f)
@@ -278,7 +278,7 @@ static void check_nvcc_path(const struct facts *facts, struct findings *out)
 			       "directory to PATH after installing. PyTorch's wheels do not need nvcc to run.");
 	finding_evidence(f, "toolkit", tk->version_source[0] ? tk->version_source : tk->real_path, "CUDA %s at %s%s",
 			 tk->version[0] ? tk->version : N_("(version unknown)"), tk->real_path, tk->active ? N_(" (active)") : "");
-	finding_evidence(f, "nvcc on PATH", "environment", "none (PATH=%s)",
+	finding_evidence(f, "nvcc on PATH", N_("environment"), "none (PATH=%s)",
 			 facts_env(facts, "PATH") ? facts_env(facts, "PATH") : "unset");
 	if (t->extension_build[0])
 		finding_evidence(f, "CUDA extension build", t->extension_build, "names CUDAExtension%s%s",
@@ -398,7 +398,7 @@ static void cudnn_build_fix(struct finding *f, const struct cudnn_item *it, int 
 	} else {
 		finding_fix(f, NULL, "replace the libcudnn* files (and cudnn*.h) with those of NVIDIA's cuDNN archive for CUDA "
 			    "%d (cudnn-linux-ARCH-VERSION_cuda%d-archive)%s%s", cuda, cuda,
-			    have_dnn ? "; the newest release built for it is " : "", have_dnn ? dnn.value : "");
+			    have_dnn ? N_("; the newest release built for it is ") : "", have_dnn ? dnn.value : "");
 	}
 }
 

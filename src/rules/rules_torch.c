@@ -168,7 +168,7 @@ static void check_driver_and_arch(const struct facts *f, struct findings *out)
 				       "PTX) fails with \"no kernel image is available for execution on the device\".",
 				       variant, archs);
 			finding_evidence(fd, "torch", t->dir, "%s (%s)", t->version, variant);
-			finding_evidence(fd, "GPU", "built-in GPU table", "compute capability %s", cc);
+			finding_evidence(fd, "GPU", N_("built-in GPU table"), "compute capability %s", cc);
 			fix_torch_plan(fd, f, PROBLEM_NO_KERNELS);
 		}
 	}
@@ -231,7 +231,7 @@ static void check_libs(const struct facts *f, struct findings *out)
 			}
 			if (l->loaded_by[0])
 				finding_evidence(shadow, l->soname, "LD_LIBRARY_PATH", "%s wins over %s (%s by %s)", l->path,
-						 l->runpath_copy, l->dlopen ? "opened by name" : "needed", l->loaded_by);
+						 l->runpath_copy, l->dlopen ? N_("opened by name") : N_("needed"), l->loaded_by);
 			else
 				finding_evidence(shadow, l->soname, "LD_LIBRARY_PATH", "%s wins over %s", l->path,
 						 l->runpath_copy);
@@ -275,9 +275,9 @@ static void check_extension_toolkit(const struct facts *f, struct findings *out)
 		fd->links.join_fixes = true;
 	finding_detail(fd, "PyTorch C++/CUDA extensions (flash-attn, apex, custom ops) are compiled with the "
 		       "toolkit %s selects. %s", tk->active_reason, major_differs ?
-		       "With a different CUDA major, torch.utils.cpp_extension stops with \"The detected CUDA "
-		       "version mismatches the version that was used to compile PyTorch\"." :
-		       "A different minor version only warns, but the build targets another runtime.");
+		       N_("With a different CUDA major, torch.utils.cpp_extension stops with \"The detected CUDA "
+			  "version mismatches the version that was used to compile PyTorch\".") :
+		       N_("A different minor version only warns, but the build targets another runtime."));
 	finding_evidence(fd, "torch CUDA", t->dir, "%s", t->cuda);
 	finding_evidence(fd, "active toolkit", active->version_source, "CUDA %s at %s", active->version, active->real_path);
 	finding_fix(fd, NULL, "for building extensions, install the CUDA %s toolkit and point CUDA_HOME at it", t->cuda);
@@ -287,7 +287,7 @@ static void check_extension_toolkit(const struct facts *f, struct findings *out)
 static const char *from_words(const char *from, char *buf, size_t bufsz)
 {
 	if (strcmp(from, "site") == 0)
-		return "a site directory";
+		return N_("a site directory");
 	if (strcmp(from, "PYTHONPATH") == 0)
 		return "PYTHONPATH";
 	str_printf(buf, bufsz, "the .pth file %s", from);

@@ -11,8 +11,8 @@
 
 #include "rules/fixes.h"
 #include "rules/torch_checks.h"
-#include "util/str.h"
 #include "util/i18n.h"
+#include "util/str.h"
 
 /* "nvidia-cudnn-cu12==9.1.0.70 nvidia-nccl-cu12==2.21.5": the unmet pins, as pip takes them. */
 static void unmet_pins(const struct torch_install *t, char *out, size_t outsz)

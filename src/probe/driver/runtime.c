@@ -13,9 +13,9 @@
 #include "kb/kb.h"
 #include "probe/driver/query.h"
 #include "probe/probe.h"
+#include "util/i18n.h"
 #include "util/isolate.h"
 #include "util/str.h"
-#include "util/i18n.h"
 
 /*
  * What to dlopen: live, the soname, as any program would; rooted, the host
