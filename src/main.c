@@ -149,7 +149,7 @@ int main(int argc, char **argv)
 		cmd = find_command(argv[at]);
 		if (!cmd) {
 			cmd_error(_("gpudoctor: unknown command '%s'"), argv[at]);
-			fprintf(stderr, _("try 'gpudoctor --help'\n"));
+			fputs(_("try 'gpudoctor --help'\n"), stderr);
 			free(opts.envp);
 			return EXIT_USAGE;
 		}
@@ -187,9 +187,7 @@ int main(int argc, char **argv)
 		if (!early || strcmp(lang, early) != 0)
 			i18n_setup(lang);
 	} else if (early && strcmp(early, "en") != 0) {
-		/* an abbreviated --json the scan missed: i18n_text off, and gettext's own answers English */
-		i18n_setup("en");
-		setenv("LANGUAGE", "en", 1);
+		i18n_setup("en");	/* an abbreviated --json the scan missed: the early catalog off */
 	}
 	n = cmd->run(&opts);
 	free(rest);

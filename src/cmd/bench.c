@@ -25,11 +25,11 @@ const struct command cmd_bench = {
 	/* xgettext:no-c-format */
 	.summary = N_("measure each GPU: bandwidth, FP32, GEMM as % of its peak"),
 	.usage = "gpudoctor bench [options]",
-	.description = "Runs the test first, then per GPU: host <-> device bandwidth (pinned and pageable), "
+	.description = N_("Runs the test first, then per GPU: host <-> device bandwidth (pinned and pageable), "
 		       "device copy bandwidth, FP32 FMA throughput from a PTX kernel, and GEMM in FP32, TF32, FP16 "
 		       "and BF16 through a cuBLAS found on the machine - each the median of 9 timed runs (CUDA "
 		       "events, after a warm-up, random data) with its spread, as a percentage of the GPU's "
-		       "datasheet peak (or a peak computed from its clocks).",
-	.epilogue = "Exit status as for test.\n",
+		       "datasheet peak (or a peak computed from its clocks)."),
+	.epilogue = N_("Exit status as for test.\n"),
 	.groups = groups,
 };

@@ -11,9 +11,9 @@
 #include "compute/prepare.h"
 #include "report/report_compute.h"
 #include "rules/rules.h"
+#include "util/i18n.h"
 #include "util/str.h"
 #include "util/termsafe.h"
-#include "util/i18n.h"
 
 static const struct cmd_option compute_only[] = {
 	{ "duration", 0, "SECONDS", OPT_DURATION, N_("how long the matrix products run on each GPU (default 2)") },
@@ -77,7 +77,7 @@ static int compute_and_report(const struct cmd_options *opts, struct machine *m,
 	int status;
 
 	if (compute_prepare(&run, &m->fs, before, &req, &err) < 0) {
-		cmd_error("gpudoctor %s: %s", bench ? "bench" : "test", err.msg);
+		cmd_error(_("gpudoctor %s: %s"), bench ? "bench" : "test", error_message(&err));
 		return EXIT_NOT_READY;
 	}
 	if (!m->fs.live)
@@ -86,7 +86,7 @@ static int compute_and_report(const struct cmd_options *opts, struct machine *m,
 		kmsg_watch_start(&watch, xid_note, sizeof(xid_note));
 	show_progress = opts->format != FORMAT_JSON && isatty(STDERR_FILENO);
 	if (compute_run(&run, print_progress, &how, &err) < 0) {
-		cmd_error("gpudoctor %s: %s", bench ? "bench" : "test", err.msg);
+		cmd_error(_("gpudoctor %s: %s"), bench ? "bench" : "test", error_message(&err));
 		kmsg_watch_finish(&watch, NULL, 0);
 		return EXIT_INTERNAL;
 	}

@@ -68,11 +68,11 @@ const struct command cmd_doctor = {
 	.run = run_doctor,
 	.summary = N_("diagnose the GPU stack and print the root cause first (default)"),
 	.usage = "gpudoctor [doctor] [options]",
-	.description = "Walks the chain PCI device -> kernel driver -> driver libraries -> CUDA -> toolkits -> cuDNN "
+	.description = N_("Walks the chain PCI device -> kernel driver -> driver libraries -> CUDA -> toolkits -> cuDNN "
 		       "-> Python and PyTorch -> environment -> container/WSL and prints the root cause first, with "
-		       "the evidence it read and the commands that fix it.",
-	.epilogue = "Exit status: 0 ready (or degraded), 1 not ready (an error finding; with\n"
-		    "--fail-on warning also a warning), 2 usage error, 3 internal error.\n",
+		       "the evidence it read and the commands that fix it."),
+	.epilogue = N_("Exit status: 0 ready (or degraded), 1 not ready (an error finding; with\n"
+		    "--fail-on warning also a warning), 2 usage error, 3 internal error.\n"),
 	.groups = groups,
 	.markdown = true,
 };

@@ -91,7 +91,7 @@ static int feed_all(struct explain_scanner *s, const struct cmd_options *opts, i
 		if (isatty(STDIN_FILENO))
 			fprintf(stderr, "gpudoctor explain: reading the error text from standard input (end with Ctrl-D)\n");
 		if (explain_feed_fd(s, STDIN_FILENO, "stdin", tee_fd, &err) < 0) {
-			cmd_error("gpudoctor explain: %s", err.msg);
+			cmd_error(_("gpudoctor explain: %s"), error_message(&err));
 			status = EXIT_INTERNAL;
 		}
 		return status;
@@ -116,13 +116,13 @@ static int feed_all(struct explain_scanner *s, const struct cmd_options *opts, i
 		}
 		if (fds[i] == OPERAND_TEXT) {
 			if (explain_feed_text(s, arg, strlen(arg), "argument", &err) < 0) {
-				cmd_error("gpudoctor explain: %s", err.msg);
+				cmd_error(_("gpudoctor explain: %s"), error_message(&err));
 				status = EXIT_INTERNAL;
 			}
 			continue;
 		}
 		if (explain_feed_fd(s, fds[i], fds[i] == STDIN_FILENO ? "stdin" : arg, tee_fd, &err) < 0) {
-			cmd_error("gpudoctor explain: %s", err.msg);
+			cmd_error(_("gpudoctor explain: %s"), error_message(&err));
 			status = EXIT_INTERNAL;
 		}
 		if (fds[i] != STDIN_FILENO)
@@ -160,7 +160,7 @@ static int run_explain(const struct cmd_options *opts)
 	FILE *out;
 
 	if (!s) {
-		cmd_error("gpudoctor explain: %s", err.msg);
+		cmd_error(_("gpudoctor explain: %s"), error_message(&err));
 		return EXIT_INTERNAL;
 	}
 	/* the machine first: a bad --root or --python is a usage error before any input is read */
@@ -227,14 +227,14 @@ const struct command cmd_explain = {
 	.run = run_explain,
 	.summary = N_("read error text or a whole log and name the cause and the fix"),
 	.usage = "gpudoctor explain [\"ERROR TEXT\" | FILE... | -] [options]",
-	.description = "Reads error messages or whole training logs in one streaming pass and ranks the causes by "
+	.description = N_("Reads error messages or whole training logs in one streaming pass and ranks the causes by "
 		       "causality, each with the lines that matched, why it happens and the fix.\n\n"
 		       "An operand that names an existing file is read as a log, \"-\" and no operand read "
 		       "standard input, any other operand is the error text itself. One word that looks like a "
 		       "file name (it contains \"/\" or ends in an extension such as .log, .txt or .out) but "
-		       "cannot be read is an error, not text; --text reads every operand as text.",
-	.epilogue = "Exit status: 0 a cause was recognised, 1 nothing was, 2 usage error or a FILE\n"
-		    "that cannot be opened, 3 an input could not be read to its end.\n",
+		       "cannot be read is an error, not text; --text reads every operand as text."),
+	.epilogue = N_("Exit status: 0 a cause was recognised, 1 nothing was, 2 usage error or a FILE\n"
+		    "that cannot be opened, 3 an input could not be read to its end.\n"),
 	.groups = groups,
 	.operands = true,
 };

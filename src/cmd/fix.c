@@ -107,13 +107,13 @@ const struct command cmd_fix = {
 	.run = run_fix,
 	.summary = N_("print one checked plan from this machine to a working PyTorch"),
 	.usage = "gpudoctor fix [options]",
-	.description = "Diagnoses the machine like doctor, then prints the plan that fixes it: one ordered path of "
+	.description = N_("Diagnoses the machine like doctor, then prints the plan that fixes it: one ordered path of "
 		       "steps, each a command and why, and separately the alternatives, each a whole path with its "
 		       "trade-off. Every PyTorch install in a plan is checked against the built-in tables first: the "
 		       "release has wheels for this Python, its kernels cover every GPU, the driver is new enough, "
-		       "torchvision and torchaudio match. fix prints; it never runs anything.",
-	.epilogue = "Exit status: 0 a plan was printed (or nothing needs fixing), 1 no checked plan\n"
-		    "fits this machine, 2 usage error, 3 internal error.\n",
+		       "torchvision and torchaudio match. fix prints; it never runs anything."),
+	.epilogue = N_("Exit status: 0 a plan was printed (or nothing needs fixing), 1 no checked plan\n"
+		    "fits this machine, 2 usage error, 3 internal error.\n"),
 	.groups = groups,
 	.markdown = true,
 };

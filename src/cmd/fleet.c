@@ -37,7 +37,7 @@ static int read_inputs(const struct cmd_options *opts, struct fleet *f)
 						      : fleet_inputs_add_path(&in, f, opts->args[i], &err);
 	fleet_inputs_release(&in);
 	if (rc < 0) {
-		cmd_error("gpudoctor fleet: %s", err.msg);
+		cmd_error(_("gpudoctor fleet: %s"), error_message(&err));
 		return EXIT_INTERNAL;
 	}
 	return EXIT_READY;
@@ -59,7 +59,7 @@ static int run_fleet(const struct cmd_options *opts)
 	}
 	if ((status = read_inputs(opts, f)) != EXIT_READY || fleet_view_build(&v, f, &err) < 0) {
 		if (status == EXIT_READY) {
-			cmd_error("gpudoctor fleet: %s", err.msg);
+			cmd_error(_("gpudoctor fleet: %s"), error_message(&err));
 			status = EXIT_INTERNAL;
 		}
 		fleet_free(f);
@@ -94,15 +94,15 @@ const struct command cmd_fleet = {
 	.run = run_fleet,
 	.summary = N_("merge many machines' --json reports: verdicts, shared causes, drift"),
 	.usage = "gpudoctor fleet [REPORT.json... | DIR... | -] [options]",
-	.description = "Reads the reports of `gpudoctor --json` from many machines (files; every *.json in a "
+	.description = N_("Reads the reports of `gpudoctor --json` from many machines (files; every *.json in a "
 		       "directory; or, with - or no operand, standard input, one report after another as `srun "
 		       "gpudoctor --json` prints them) and merges them into one view: the nodes by verdict, each "
 		       "root cause with the nodes it stops, and drift: the driver, CUDA toolkit, cuDNN and torch "
 		       "versions, GPU counts and GPU models the nodes do not share. Each report is read and reduced "
 		       "on its own; an input that is no report is listed as unreadable and the rest still merged. "
-		       "Nodes are named by their hostname, else by their file. Lists show 8 names; -v shows all.",
-	.epilogue = "Exit status: 0 every node is ready, 1 a node is not ready or an input is\n"
-		    "unreadable (or there was none), 2 usage error, 3 internal error.\n",
+		       "Nodes are named by their hostname, else by their file. Lists show 8 names; -v shows all."),
+	.epilogue = N_("Exit status: 0 every node is ready, 1 a node is not ready or an input is\n"
+		    "unreadable (or there was none), 2 usage error, 3 internal error.\n"),
 	.groups = groups,
 	.operands = true,
 	.markdown = true,

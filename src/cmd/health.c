@@ -22,8 +22,8 @@
 #include "report/report.h"
 #include "report/report_health.h"
 #include "rules/node_health.h"
-#include "util/str.h"
 #include "util/i18n.h"
+#include "util/str.h"
 
 #define HEALTH_BUDGET_S 5.0
 #define NPD_MESSAGE_MAX 80	/* node-problem-detector's default max_output_length */
@@ -220,12 +220,12 @@ const struct command cmd_health = {
 	.run = run_health,
 	.summary = N_("a node's GPU health for schedulers: one line, exit 0/1/2"),
 	.usage = "gpudoctor health [options]",
-	.description = "The doctor narrowed to what a node owns: the GPUs on the bus, the kernel module, device "
+	.description = N_("The doctor narrowed to what a node owns: the GPUs on the bus, the kernel module, device "
 		       "nodes, the driver libraries and the driver API (Python is never run; a user's "
 		       "environment never makes a node unhealthy). Prints one line: healthy, unhealthy with the "
 		       "cause id and what is wrong, or unknown. Here --timeout is the whole check's budget "
-		       "(default 5 s): past it the answer is unknown, never a hang.",
-	.epilogue = "Exit status: 0 healthy, 1 unhealthy, 2 unknown or usage error, 3 internal\n"
-		    "error (node-problem-detector reads 0 OK, 1 problem, 2 unknown).\n",
+		       "(default 5 s): past it the answer is unknown, never a hang."),
+	.epilogue = N_("Exit status: 0 healthy, 1 unhealthy, 2 unknown or usage error, 3 internal\n"
+		    "error (node-problem-detector reads 0 OK, 1 problem, 2 unknown).\n"),
 	.groups = groups,
 };

@@ -6,8 +6,8 @@
 #include "cmd/machine.h"
 #include "cmd/options.h"
 #include "report/report.h"
-#include "version.h"
 #include "util/i18n.h"
+#include "version.h"
 
 static int run_info(const struct cmd_options *opts)
 {
@@ -51,10 +51,10 @@ const struct command cmd_info = {
 	.run = run_info,
 	.summary = N_("print the facts gathered about this machine, without judging them"),
 	.usage = "gpudoctor info [options]",
-	.description = "Prints everything the probes found: system, GPUs, driver, libraries, toolkits, cuDNN, "
+	.description = N_("Prints everything the probes found: system, GPUs, driver, libraries, toolkits, cuDNN, "
 		       "Python and PyTorch, environment, container and WSL. --json gives the same \"facts\" object "
-		       "as the doctor's report.",
-	.epilogue = "Exit status: 0, or 2 usage error, 3 internal error.\n",
+		       "as the doctor's report."),
+	.epilogue = N_("Exit status: 0, or 2 usage error, 3 internal error.\n"),
 	.groups = groups,
 	.markdown = true,
 };

@@ -9,8 +9,9 @@
 #include "kb/query.h"
 #include "report/report.h"
 #include "report/textfmt.h"
-#include "util/str.h"
+#include "util/dwidth.h"
 #include "util/i18n.h"
+#include "util/str.h"
 
 static const char *text_or(json_t *v, const char *otherwise)
 {
@@ -27,18 +28,20 @@ static void print_variants(struct textfmt *t, json_t *variants)
 	json_t *v;
 
 	json_array_foreach(variants, i, v) {
-		char archs[512];
+		char archs[512], head[256];
 
 		/* "8.0;8.6;9.0" as words, so that a long list wraps */
 		str_copy(archs, sizeof(archs), text_or(json_object_get(v, "archs"),
-			 json_object_get(v, "cuda") && !json_is_null(json_object_get(v, "cuda")) ? "unknown (no data)" : "-"));
+			 json_object_get(v, "cuda") && !json_is_null(json_object_get(v, "cuda")) ? _("unknown (no data)") : "-"));
 		for (char *c = archs; (c = strchr(c, ';')); c++)
 			*c = ' ';
-		tf_wrap_at(t, fprintf(t->out, "  %-6s CUDA %-5s cuDNN %-10s driver >= %-10s archs ",
-				      text_or(json_object_get(v, "variant"), "?"), text_or(json_object_get(v, "cuda"), "-"),
-				      text_or(json_object_get(v, "cudnn"),
-					      json_is_string(json_object_get(v, "cuda")) ? "unknown" : "-"),
-				      text_or(json_object_get(v, "min_driver"), "-")), 9, archs);
+		/* a translated header is measured in columns, not bytes */
+		str_printf(head, sizeof(head), _("  %-6s CUDA %-5s cuDNN %-10s driver >= %-10s archs "),
+			   text_or(json_object_get(v, "variant"), "?"), text_or(json_object_get(v, "cuda"), "-"),
+			   text_or(json_object_get(v, "cudnn"), json_is_string(json_object_get(v, "cuda")) ? _("unknown") : "-"),
+			   text_or(json_object_get(v, "min_driver"), "-"));
+		fputs(head, t->out);
+		tf_wrap_at(t, dw_width(head, strlen(head)), 9, archs);
 		fprintf(t->out, "         $ %s\n", text_or(json_object_get(v, "pip"), "?"));
 	}
 }
@@ -51,12 +54,14 @@ static void print_sources(struct textfmt *t, int indent, const char *sources)
 	for (;;) {
 		const char *sep = strstr(p, " ; ");
 		size_t len = sep ? (size_t)(sep - p) : strlen(p);
-
+		const char *label = _("source: ");
+		int label_width = dw_width(label, strlen(label));
 		char one[1024];
 
 		/* its first word (an address, however long) on the label's line */
 		str_printf(one, sizeof(one), "%.*s", (int)len, p);
-		tf_wrap_at(t, fprintf(t->out, "%*ssource: ", indent, ""), indent + 8, one);
+		fprintf(t->out, "%*s%s", indent, "", label);
+		tf_wrap_at(t, indent + label_width, indent + label_width, one);
 		if (!sep)
 			break;
 		p = sep + 3;
@@ -129,10 +134,10 @@ static int run_kb(const struct cmd_options *opts)
 	ans = kb_query(argc, argv, &err);
 	if (!ans) {
 		if (err.code == KB_QUERY_NO_ANSWER) {
-			cmd_error("gpudoctor kb: %s", err.msg);
+			cmd_error(_("gpudoctor kb: %s"), error_message(&err));
 			return EXIT_NOT_READY;
 		}
-		cmd_error("gpudoctor kb: %s\n%s", err.msg, kb_query_usage);
+		cmd_error(_("gpudoctor kb: %s\n%s"), error_message(&err), i18n_text(KB_QUERY_USAGE));
 		return EXIT_USAGE;
 	}
 	if (!(out = cmd_out_open(&o))) {
@@ -145,7 +150,9 @@ static int run_kb(const struct cmd_options *opts)
 	} else {
 		struct textfmt t = { out, false, KB_WIDTH };
 
-		tf_wrap(&t, 0, 2, text_or(json_object_get(ans, "summary"), ""));
+		/* summary_local: the sentence in the active language (never in JSON) */
+		tf_wrap(&t, 0, 2, text_or(json_object_get(ans, "summary_local"),
+					  text_or(json_object_get(ans, "summary"), "")));
 		print_variants(&t, json_object_get(ans, "variants"));
 		if (opts->verbose) {
 			json_array_foreach(json_object_get(ans, "rows"), i, row)
@@ -173,9 +180,9 @@ const struct command cmd_kb = {
 	.run = run_kb,
 	.summary = N_("answer version questions from the built-in knowledge tables"),
 	.usage = "gpudoctor kb QUERY [options]",
-	.description = "Answers the version arithmetic of GPU setups from tables compiled into the binary, each "
-		       "row with its public source (-v shows the rows).",
-	.epilogue = kb_query_usage,
+	.description = N_("Answers the version arithmetic of GPU setups from tables compiled into the binary, each "
+		       "row with its public source (-v shows the rows)."),
+	.epilogue = KB_QUERY_USAGE,
 	.groups = groups,
 	.operands = true,
 };

@@ -32,10 +32,10 @@ static int check_python(const struct machine *m, const struct cmd_options *opts)
 		return 0;
 	/* two whole sentences, so that each translates */
 	if (m->fs.live)
-		cmd_error(_("gpudoctor: --python '%s' is not an interpreter: %s"), opts->python, err.msg);
+		cmd_error(_("gpudoctor: --python '%s' is not an interpreter: %s"), opts->python, error_message(&err));
 	else
 		cmd_error(_("gpudoctor: --python '%s' is not an interpreter in the --root image: %s"), opts->python,
-			  err.msg);
+			  error_message(&err));
 	return EXIT_USAGE;
 }
 
@@ -50,7 +50,7 @@ int machine_open(struct machine *m, const struct cmd_options *opts)
 
 	memset(m, 0, sizeof(*m));
 	if (rootfs_init(&m->fs, opts->root, &err) < 0) {
-		cmd_error("gpudoctor: %s", err.msg);
+		cmd_error(_("gpudoctor: %s"), error_message(&err));
 		return EXIT_USAGE;
 	}
 	m->fs.denied = &m->denied;

@@ -253,16 +253,16 @@ const struct command cmd_metrics = {
 	.run = run_metrics,
 	.summary = N_("the GPUs and what is wrong, as Prometheus metrics"),
 	.usage = "gpudoctor metrics [options]",
-	.description = "Samples every GPU as watch does (utilisation, memory, temperature, power, clocks, "
+	.description = N_("Samples every GPU as watch does (utilisation, memory, temperature, power, clocks, "
 		       "slowdown reasons, the PCIe link, ECC, retired pages, processes, Xid events), runs the "
 		       "same checks, and writes it all in the Prometheus text format 0.0.4, with the verdict "
 		       "and one series per finding. Without options, one sample to standard output. With "
 		       "--textfile DIR, DIR/gpudoctor.prom is replaced every interval for node_exporter's "
 		       "textfile collector; with --listen, an HTTP server answers GET /metrics from the latest "
 		       "sample, so a scrape never waits for the driver. A value the driver does not give is "
-		       "left out, never shown as 0. Every metric: docs/metrics.md.",
-	.epilogue = "Exit status: 0 after one sample, or when stopped (--count, Ctrl-C, SIGTERM);\n"
+		       "left out, never shown as 0. Every metric: docs/metrics.md."),
+	.epilogue = N_("Exit status: 0 after one sample, or when stopped (--count, Ctrl-C, SIGTERM);\n"
 		    "2 usage error (a --textfile directory that is missing or not writable, a\n"
-		    "bad --listen address); 3 internal error (cannot listen there).\n",
+		    "bad --listen address); 3 internal error (cannot listen there).\n"),
 	.groups = groups,
 };

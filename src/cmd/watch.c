@@ -104,15 +104,15 @@ const struct command cmd_watch = {
 	.run = run_watch,
 	.summary = N_("the GPUs live: load, memory, heat, processes, what is wrong"),
 	.usage = "gpudoctor watch [options]",
-	.description = "Samples every GPU once per interval from one long-lived helper process: utilisation, "
+	.description = N_("Samples every GPU once per interval from one long-lived helper process: utilisation, "
 		       "memory, temperature, power, clocks, fan, P-state, slowdown reasons, the PCIe link, ECC "
 		       "counters and the processes on it (with their user and command line). Each sample runs "
 		       "the doctor's GPU checks and the watcher's own: a new Xid, ECC errors rising, a link "
 		       "downtrained under load, a GPU that falls off the bus, a process that holds a GPU but "
 		       "leaves it idle. On a terminal the view is full-screen (q quits, up/down select a GPU, s "
 		       "sorts its processes; in colour unless NO_COLOR is set or --color=never); piped, one line per GPU per sample; with --json one JSON object "
-		       "per sample and line (schema gpudoctor.watch/1).",
-	.epilogue = "Exit status: 0 when stopped (q, Ctrl-C, --count, a closed pipe), 2 usage\n"
-		    "error, 3 internal error.\n",
+		       "per sample and line (schema gpudoctor.watch/1)."),
+	.epilogue = N_("Exit status: 0 when stopped (q, Ctrl-C, --count, a closed pipe), 2 usage\n"
+		    "error, 3 internal error.\n"),
 	.groups = groups,
 };

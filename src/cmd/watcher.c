@@ -36,7 +36,7 @@ int watcher_open(struct watcher *w, const struct cmd_options *given, double defa
 	w->sampler = w->sample ? live_open(w->facts, &w->m.fs, given->load_root_libraries,
 					   given->timeout_s > 0 ? given->timeout_s : WATCHER_DEADLINE_S, &err) : NULL;
 	if (!w->sampler) {
-		cmd_error("gpudoctor: %s", w->sample ? err.msg : "out of memory");
+		cmd_error(_("gpudoctor: %s"), w->sample ? error_message(&err) : _("out of memory"));
 		return EXIT_INTERNAL;
 	}
 	return 0;

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "fix/compose.h"
-#include "util/str.h"
 #include "util/i18n.h"
+#include "util/str.h"
 
 /* Causes whose fix the planner owns when it is asked to solve problem. */
 static bool planner_owns(enum cause_id cause, enum plan_problem problem)

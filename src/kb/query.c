@@ -6,18 +6,8 @@
 #include <string.h>
 
 #include "kb/kb.h"
+#include "util/i18n.h"
 #include "util/str.h"
-
-const char kb_query_usage[] =
-	"queries:\n"
-	"  driver-for cuda VERSION   minimum NVIDIA driver for a CUDA toolkit\n"
-	"  cuda-for driver VERSION   newest CUDA a driver supports\n"
-	"  gpu NAME|PCI-ID           compute capability and architecture of a GPU\n"
-	"  torch VERSION             wheel variants, Python versions, install commands\n"
-	"  torch-for [--driver V] [--gpu sm_XX|NAME] [--python 3.X]\n"
-	"                            the newest torch and variant that will work\n"
-	"  arch sm_XX                which CUDA toolkits can compile for it\n"
-	"  error CODE|NAME           a CUDA driver, runtime or NVML status code\n";
 
 /* The tables have no answer to a well-formed question: not a usage error. */
 static void *no_answer(struct error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -27,7 +17,7 @@ static void *no_answer(struct error *err, const char *fmt, ...)
 
 	if (err) {
 		va_start(ap, fmt);
-		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		error_vset(err, fmt, ap);
 		va_end(ap);
 		err->code = KB_QUERY_NO_ANSWER;
 	}
@@ -48,9 +38,40 @@ static json_t *row_json(const struct kb_table *t, size_t r)
 	return o;
 }
 
-static json_t *answer_new(const char *query, const char *answer, const char *summary)
+/*
+ * An answer's one sentence, built in pieces: in English for JSON, and in the active language for the
+ * text report (the same pieces translated; English while no translation is active).
+ */
+struct summary {
+	char en[1024];
+	char local[1536];
+};
+
+static void say(struct summary *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(struct summary *s, const char *fmt, ...)
 {
-	return json_pack("{s:s, s:s, s:s, s:[]}", "query", query, "answer", answer, "summary", summary, "rows");
+	size_t en_len = strlen(s->en), local_len = strlen(s->local);
+	va_list ap, local;
+	char *l;
+
+	va_start(ap, fmt);
+	va_copy(local, ap);
+	vsnprintf(s->en + en_len, sizeof(s->en) - en_len, fmt, ap);
+	l = i18n_local_vdupf(s->en + en_len, fmt, local);
+	va_end(local);
+	va_end(ap);
+	snprintf(s->local + local_len, sizeof(s->local) - local_len, "%s", l ? l : s->en + en_len);
+	free(l);
+}
+
+/* "summary_local" only where it differs: never in JSON, which is written with no translation active. */
+static json_t *answer_new(const char *query, const char *answer, const struct summary *s)
+{
+	json_t *ans = json_pack("{s:s, s:s, s:s, s:[]}", "query", query, "answer", answer, "summary", s->en, "rows");
+
+	if (ans && strcmp(s->local, s->en) != 0)
+		json_object_set_new(ans, "summary_local", json_string(s->local));
+	return ans;
 }
 
 static void add_rows_where(json_t *ans, const struct kb_table *t, const char *column, const char *value,
@@ -67,7 +88,8 @@ static json_t *driver_for_cuda(const char *version, struct error *err)
 {
 	const struct kb_table *t = &kb_table_cuda_driver;
 	struct kb_answer need, compat;
-	char mm[16], summary[512], major[8];
+	struct summary summary = { "", "" };
+	char mm[16], major[8];
 	json_t *ans;
 
 	if (!version_is_valid(version) || version_prefix(version, 2, mm, sizeof(mm)) < 0 || !strchr(mm, '.')) {
@@ -80,13 +102,12 @@ static json_t *driver_for_cuda(const char *version, struct error *err)
 	}
 	str_printf(major, sizeof(major), "%d", atoi(mm));
 	if (kb_cuda_minor_compat_driver(atoi(mm), &compat) == 0)
-		str_printf(summary, sizeof(summary), "CUDA %s (%s) needs NVIDIA driver >= %s on Linux; with minor-version "
-			   "compatibility CUDA %s.x programs run on >= %s (except PTX JIT of newer PTX)",
-			   mm, need.release, need.value, major, compat.value);
+		say(&summary, "CUDA %s (%s) needs NVIDIA driver >= %s on Linux; with minor-version compatibility "
+		    "CUDA %s.x programs run on >= %s (except PTX JIT of newer PTX)", mm, need.release, need.value,
+		    major, compat.value);
 	else
-		str_printf(summary, sizeof(summary), "CUDA %s (%s) needs NVIDIA driver >= %s on Linux", mm, need.release,
-			   need.value);
-	ans = answer_new("driver-for cuda", need.value, summary);
+		say(&summary, "CUDA %s (%s) needs NVIDIA driver >= %s on Linux", mm, need.release, need.value);
+	ans = answer_new("driver-for cuda", need.value, &summary);
 	json_object_set_new(ans, "cuda", json_string(mm));
 	add_rows_where(ans, t, "cuda", mm, "toolkit");
 	add_rows_where(ans, t, "cuda", major, "minor_compat");
@@ -97,7 +118,7 @@ static json_t *cuda_for_driver(const char *driver, struct error *err)
 {
 	const struct kb_table *t = &kb_table_cuda_driver;
 	struct kb_answer max;
-	char summary[512];
+	struct summary summary = { "", "" };
 	json_t *ans;
 	int major;
 
@@ -116,14 +137,13 @@ static json_t *cuda_for_driver(const char *driver, struct error *err)
 
 		if (kb_cuda_min_driver(max.value, &ga) < 0)
 			ga = max;
-		str_printf(summary, sizeof(summary), "driver %s supports CUDA up to %s (CUDA %s needs >= %s)", driver,
-			   max.value, ga.release, ga.value);
+		say(&summary, "driver %s supports CUDA up to %s (CUDA %s needs >= %s)", driver, max.value, ga.release,
+		    ga.value);
 		if (mvc)
-			str_printf(summary + strlen(summary), sizeof(summary) - strlen(summary),
-				   "; through minor-version compatibility, programs built with any CUDA %d.x also run "
-				   "(except PTX JIT of newer PTX)", major);
+			say(&summary, "; through minor-version compatibility, programs built with any CUDA %d.x also "
+			    "run (except PTX JIT of newer PTX)", major);
 	}
-	ans = answer_new("cuda-for driver", max.value, summary);
+	ans = answer_new("cuda-for driver", max.value, &summary);
 	json_object_set_new(ans, "driver", json_string(driver));
 	add_rows_where(ans, t, "cuda", max.value, "toolkit");
 	return ans;
@@ -147,7 +167,7 @@ static json_t *gpu_query(const char *query, struct error *err)
 {
 	struct kb_gpu found[16];
 	int n = kb_gpu_find(query, found, 16);
-	char summary[512];
+	struct summary summary = { "", "" };
 	json_t *ans;
 
 	if (n <= 0) {
@@ -155,25 +175,24 @@ static json_t *gpu_query(const char *query, struct error *err)
 		return NULL;
 	}
 	if (found[0].cc[0])
-		str_printf(summary, sizeof(summary), "%s: compute capability %s (sm_%.*s%s), %s%s%s", found[0].name,
-			   found[0].cc, (int)strcspn(found[0].cc, "."), found[0].cc,
-			   strchr(found[0].cc, '.') ? strchr(found[0].cc, '.') + 1 : "", found[0].arch,
-			   n > 1 ? "; also matches " : "", n > 1 ? found[1].name : "");
+		say(&summary, "%s: compute capability %s (sm_%.*s%s), %s", found[0].name, found[0].cc,
+		    (int)strcspn(found[0].cc, "."), found[0].cc,
+		    strchr(found[0].cc, '.') ? strchr(found[0].cc, '.') + 1 : "", found[0].arch);
 	else
-		str_printf(summary, sizeof(summary), "%s: compute capability unknown, %s%s%s", found[0].name,
-			   found[0].arch, n > 1 ? "; also matches " : "", n > 1 ? found[1].name : "");
+		say(&summary, "%s: compute capability unknown, %s", found[0].name, found[0].arch);
+	if (n > 1)
+		say(&summary, "; also matches %s", found[1].name);
 	if (found[0].cc[0]) {
 		struct kb_torch_choice ch;
 
 		if (kb_torch_for(NULL, found[0].cc, NULL, &ch) == 0)
-			str_printf(summary + strlen(summary), sizeof(summary) - strlen(summary),
-				   "; newest PyTorch with kernels for it: %s %s%s", ch.release.version, ch.variant.variant,
-				   kb_arch_fit(ch.variant.archs, found[0].cc) == KB_ARCH_PTX ? " (PTX JIT only)" : "");
+			say(&summary, "; newest PyTorch with kernels for it: %s %s%s", ch.release.version,
+			    ch.variant.variant,
+			    kb_arch_fit(ch.variant.archs, found[0].cc) == KB_ARCH_PTX ? N_(" (PTX JIT only)") : "");
 		else
-			str_printf(summary + strlen(summary), sizeof(summary) - strlen(summary),
-				   "; no PyTorch wheel in the tables has kernels for it");
+			say(&summary, "; no PyTorch wheel in the tables has kernels for it");
 	}
-	ans = answer_new("gpu", found[0].cc, summary);
+	ans = answer_new("gpu", found[0].cc, &summary);
 	json_object_set_new(ans, "gpus", json_array());
 	for (int i = 0; i < n; i++)
 		json_array_append_new(json_object_get(ans, "gpus"), gpu_json(&found[i]));
@@ -202,7 +221,7 @@ static json_t *torch_query(const char *version, struct error *err)
 {
 	struct kb_torch_release rel;
 	struct kb_torch_variant vars[24];
-	char summary[512];
+	struct summary summary = { "", "" };
 	json_t *ans, *list;
 	int n;
 
@@ -211,22 +230,24 @@ static json_t *torch_query(const char *version, struct error *err)
 		return NULL;
 	}
 	n = kb_torch_variants(version, vars, 24);
-	str_printf(summary, sizeof(summary), "PyTorch %s%s%s%s: %d Linux wheel variant%s; Python %s; plain `pip install torch==%s` gets %s",
-		   version, rel.released[0] ? " (released " : "", rel.released, rel.released[0] ? ")" : "", n,
-		   n == 1 ? "" : "s", rel.python[0] ? rel.python : "versions unknown", version,
-		   rel.default_variant[0] ? rel.default_variant : "the default variant");
+	say(&summary, "PyTorch %s", version);
+	if (rel.released[0])
+		say(&summary, " (released %s)", rel.released);
+	/* "%.0s" lets a language without plurals drop the English "s" */
+	say(&summary, ": %d Linux wheel variant%s; Python %s; plain `pip install torch==%s` gets %s", n,
+	    n == 1 ? "" : "s", rel.python[0] ? rel.python : N_("versions unknown"), version,
+	    rel.default_variant[0] ? rel.default_variant : N_("the default variant"));
 	{
 		const char *vision, *audio, *source;
 
 		if (kb_torch_companions(version, &vision, &audio, &source) == 0) {
-			str_printf(summary + strlen(summary), sizeof(summary) - strlen(summary),
-				   "; with torchvision %s and torchaudio %s", vision[0] ? vision : "(unknown)",
-				   audio[0] ? audio : "(unknown)");
-			ans = answer_new("torch", version, summary);
+			say(&summary, "; with torchvision %s and torchaudio %s", vision[0] ? vision : N_("(unknown)"),
+			    audio[0] ? audio : N_("(unknown)"));
+			ans = answer_new("torch", version, &summary);
 			json_object_set_new(ans, "torchvision", vision[0] ? json_string(vision) : json_null());
 			json_object_set_new(ans, "torchaudio", audio[0] ? json_string(audio) : json_null());
 		} else {
-			ans = answer_new("torch", version, summary);
+			ans = answer_new("torch", version, &summary);
 		}
 	}
 	json_object_set_new(ans, "python", json_string(rel.python));
@@ -298,9 +319,10 @@ static json_t *torch_for_nothing(const struct kb_torch_need *need, const char *g
 			return no_answer(err, "no PyTorch wheel in the tables (1.7.0 on) has kernels for %s (%s)%s%s%s; "
 					 "the last CUDA toolkit that targets it is %s and the last driver branch %s: "
 					 "build PyTorch from source with TORCH_CUDA_ARCH_LIST=%s", gpu, sup.arch,
-					 sup.last_torch[0] ? ", the last one that had them was " : "", sup.last_torch,
-					 sup.last_torch[0] ? "" : "", sup.last_cuda_toolkit[0] ? sup.last_cuda_toolkit : "current",
-					 sup.last_driver_branch[0] ? sup.last_driver_branch : "current", cc), NULL;
+					 sup.last_torch[0] ? N_(", the last one that had them was ") : "", sup.last_torch,
+					 sup.last_torch[0] ? "" : "",
+					 sup.last_cuda_toolkit[0] ? sup.last_cuda_toolkit : N_("current"),
+					 sup.last_driver_branch[0] ? sup.last_driver_branch : N_("current"), cc), NULL;
 		return no_answer(err, "no PyTorch wheel in the tables has kernels for %s", gpu);
 	}
 	if (need->driver && kb_torch_newest(&any_driver, &fit, unknown, 0, &nunknown) == 0 &&
@@ -310,17 +332,20 @@ static json_t *torch_for_nothing(const struct kb_torch_need *need, const char *g
 		oldest_driver_fit(&any_driver, &oldest);
 		return no_answer(err, "no PyTorch CUDA wheel in the tables fits driver %s (CUDA <= %s)%s%s: upgrade the "
 				 "driver; the least a fitting wheel needs is %s (PyTorch %s %s)", need->driver, max.value,
-				 gpu ? " and " : "", gpu ? gpu : "", oldest.min_driver.value, oldest.release.version,
+				 gpu ? N_(" and ") : "", gpu ? gpu : "", oldest.min_driver.value, oldest.release.version,
 				 oldest.variant.variant);
 	}
-	return no_answer(err, "no PyTorch CUDA wheel in the tables fits these constraints%s%s", need->python ?
-			 " (Python " : "", need->python ? ")" : "");
+	if (need->python)
+		return no_answer(err, "no PyTorch CUDA wheel in the tables fits these constraints (Python %s)",
+				 need->python);
+	return no_answer(err, "no PyTorch CUDA wheel in the tables fits these constraints");
 }
 
 static json_t *torch_for_query(int argc, char *const *argv, struct error *err)
 {
 	const char *gpu = NULL;
-	char cc[16], summary[1024], cmd[512], unknown[8][96];
+	char cc[16], cmd[512], unknown[8][96];
+	struct summary summary = { "", "" };
 	struct kb_torch_need need = { 0 };
 	struct kb_torch_fit fit;
 	json_t *ans, *skipped;
@@ -347,14 +372,13 @@ static json_t *torch_for_query(int argc, char *const *argv, struct error *err)
 	if (kb_torch_newest(&need, &fit, unknown, 8, &nunknown) < 0)
 		return torch_for_nothing(&need, gpu, gpu ? cc : NULL, err);
 	kb_torch_pip_command(&fit.variant, cmd, sizeof(cmd));
-	str_printf(summary, sizeof(summary), "PyTorch %s with %s (CUDA %s, needs driver >= %s)%s: %s",
-		   fit.release.version, fit.variant.variant, fit.variant.cuda, fit.min_driver.value,
-		   fit.ptx ? "; runs on this GPU through PTX JIT only" : "", cmd);
+	say(&summary, "PyTorch %s with %s (CUDA %s, needs driver >= %s)%s: %s", fit.release.version,
+	    fit.variant.variant, fit.variant.cuda, fit.min_driver.value,
+	    fit.ptx ? N_("; runs on this GPU through PTX JIT only") : "", cmd);
 	/* newer releases the tables cannot judge: say so rather than skip them silently */
 	for (int i = 0; i < nunknown; i++)
-		str_printf(summary + strlen(summary), sizeof(summary) - strlen(summary), "%s%s", i ? "; " :
-			   "\nnot judged for lack of data: ", unknown[i]);
-	ans = answer_new("torch-for", fit.release.version, summary);
+		say(&summary, "%s%s", i ? "; " : N_("\nnot judged for lack of data: "), unknown[i]);
+	ans = answer_new("torch-for", fit.release.version, &summary);
 	json_object_set_new(ans, "variant", variant_json(&fit.variant));
 	json_object_set_new(ans, "pip", json_string(cmd));
 	skipped = json_array();
@@ -372,7 +396,7 @@ static json_t *error_query(const char *code, struct error *err)
 {
 	struct kb_error found[8];
 	int n = kb_error_lookup(code, found, 8);
-	char summary[768] = "";
+	struct summary summary = { "", "" };
 	json_t *ans, *list = json_array();
 
 	if (n <= 0) {
@@ -380,14 +404,14 @@ static json_t *error_query(const char *code, struct error *err)
 		return no_answer(err, "no CUDA, runtime or NVML status code is '%s'", code);
 	}
 	for (int i = 0; i < n; i++) {
-		str_printf(summary + strlen(summary), sizeof(summary) - strlen(summary), "%s%s %s = %s: %s",
-			   i ? "; " : "", found[i].api, found[i].name, found[i].value[0] ? found[i].value : "?",
-			   found[i].meaning);
+		/* the meanings are the CUDA and NVML headers' own words */
+		say(&summary, "%s%s %s = %s: %s", i ? "; " : "", found[i].api, found[i].name,
+		    found[i].value[0] ? found[i].value : "?", found[i].meaning);
 		json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "api", found[i].api, "name",
 						      found[i].name, "value", found[i].value, "meaning", found[i].meaning,
 						      "note", found[i].note, "source", found[i].source));
 	}
-	ans = answer_new("error", found[0].name, summary);
+	ans = answer_new("error", found[0].name, &summary);
 	json_object_set_new(ans, "codes", list);
 	for (int i = 0; i < n; i++)
 		json_array_append_new(json_object_get(ans, "rows"), row_json(&kb_table_error_codes, found[i].row));
@@ -396,7 +420,8 @@ static json_t *error_query(const char *code, struct error *err)
 
 static json_t *arch_query(const char *arch, struct error *err)
 {
-	char cc[16], summary[512];
+	struct summary summary = { "", "" };
+	char cc[16];
 	struct kb_sm sm;
 	json_t *ans;
 
@@ -406,10 +431,12 @@ static json_t *arch_query(const char *arch, struct error *err)
 		str_copy(cc, sizeof(cc), arch);
 	if (kb_sm_support(cc, &sm) < 0)
 		return error_set(err, "'%s' is not in the architecture table (use sm_86 or 8.6)", arch), NULL;
-	str_printf(summary, sizeof(summary), "%s (%s): nvcc target since CUDA %s%s%s%s%s", sm.sm, sm.arch,
-		   sm.added_in[0] ? sm.added_in : "?", sm.deprecated_in[0] ? ", deprecated in " : "", sm.deprecated_in,
-		   sm.removed_in[0] ? ", removed in " : "", sm.removed_in);
-	ans = answer_new("arch", sm.sm, summary);
+	say(&summary, "%s (%s): nvcc target since CUDA %s", sm.sm, sm.arch, sm.added_in[0] ? sm.added_in : "?");
+	if (sm.deprecated_in[0])
+		say(&summary, ", deprecated in %s", sm.deprecated_in);
+	if (sm.removed_in[0])
+		say(&summary, ", removed in %s", sm.removed_in);
+	ans = answer_new("arch", sm.sm, &summary);
 	json_object_set_new(ans, "added_in", json_string(sm.added_in));
 	json_object_set_new(ans, "deprecated_in", json_string(sm.deprecated_in));
 	json_object_set_new(ans, "removed_in", json_string(sm.removed_in));

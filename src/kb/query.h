@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "util/error.h"
+#include "util/i18n.h"
 
 /* err->code when the question was well formed and the tables hold no answer to it. */
 #define KB_QUERY_NO_ANSWER (-1)
@@ -22,7 +23,15 @@
  */
 json_t *kb_query(int argc, char *const *argv, struct error *err);
 
-/* The forms kb_query understands, one per line, for --help. */
-extern const char kb_query_usage[];
+/* The forms kb_query understands, one per line, for --help (a catalog message: show it with i18n_text). */
+#define KB_QUERY_USAGE N_("queries:\n" \
+	"  driver-for cuda VERSION   minimum NVIDIA driver for a CUDA toolkit\n" \
+	"  cuda-for driver VERSION   newest CUDA a driver supports\n" \
+	"  gpu NAME|PCI-ID           compute capability and architecture of a GPU\n" \
+	"  torch VERSION             wheel variants, Python versions, install commands\n" \
+	"  torch-for [--driver V] [--gpu sm_XX|NAME] [--python 3.X]\n" \
+	"                            the newest torch and variant that will work\n" \
+	"  arch sm_XX                which CUDA toolkits can compile for it\n" \
+	"  error CODE|NAME           a CUDA driver, runtime or NVML status code\n")
 
 #endif

@@ -9,8 +9,8 @@
 
 #include "plan/plan.h"
 #include "plan/plan_internal.h"
-#include "util/str.h"
 #include "util/i18n.h"
+#include "util/str.h"
 
 static bool id_is(const struct facts *facts, const char *id)
 {

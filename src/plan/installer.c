@@ -11,8 +11,8 @@
 
 #include "plan/plan.h"
 #include "plan/plan_internal.h"
-#include "util/str.h"
 #include "util/i18n.h"
+#include "util/str.h"
 
 /* Whether the environment has a package that moves with torch ("torchvision"). */
 bool plan_env_has(const struct plan_machine *m, const char *name)

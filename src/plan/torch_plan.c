@@ -12,8 +12,8 @@
 
 #include "plan/plan.h"
 #include "plan/plan_internal.h"
-#include "util/str.h"
 #include "util/i18n.h"
+#include "util/str.h"
 
 struct builder {
 	const struct plan_machine *m;

@@ -136,7 +136,11 @@ bool i18n_setup(const char *lang)
 	char dir[PATH_MAX];
 	const char *messages;
 
-	active = false;
+	if (active) {
+		/* turning a translation off: gettext itself (ours, the C library's) must answer English too */
+		active = false;
+		setenv("LANGUAGE", "en", 1);
+	}
 	if (!lang || strcmp(lang, "en") == 0 || !find_catalog(lang, dir, sizeof(dir)))
 		return false;
 	messages = setlocale(LC_MESSAGES, "");
