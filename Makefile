@@ -162,11 +162,11 @@ XGETTEXT_C := xgettext --language=C --from-code=UTF-8 --no-wrap --add-location=f
 XGETTEXT_KEYWORDS := --keyword=_ --keyword=N_ --keyword=findings_add:4 --keyword=finding_detail:2 \
 	--keyword=finding_summary:2 --keyword=finding_evidence:4 --keyword=finding_fix:3 --keyword=finding_alternative:2 \
 	--keyword=finding_fix_alt:4 --keyword=plan_step_add:4 --keyword=plan_check_add:5 --keyword=plan_textf:5 \
-	--keyword=plan_step_local:2 --keyword=plan_check_local:2 --flag=plan_check_local:2:c-format --flag=plan_step_add:4:c-format --flag=plan_check_add:5:c-format \
+	--keyword=plan_step_local:2 --keyword=plan_check_local:2 --keyword=fact_status_set:3 --keyword=facts_note:2 --keyword=error_set:2 --keyword=error_errno:3 --keyword=error_vset:2 --keyword=no_answer:2 --keyword=say:2 --flag=say:2:c-format --flag=error_set:2:c-format --flag=error_errno:3:c-format --flag=no_answer:2:c-format --flag=fact_status_set:3:c-format --flag=facts_note:2:c-format --flag=plan_check_local:2:c-format --flag=plan_step_add:4:c-format --flag=plan_check_add:5:c-format \
 	--flag=plan_textf:5:c-format --flag=plan_step_local:2:c-format --flag=findings_add:4:c-format --flag=finding_detail:2:c-format \
 	--flag=finding_summary:2:c-format --flag=finding_evidence:4:c-format --flag=finding_fix:3:c-format \
 	--flag=finding_alternative:2:c-format --flag=finding_fix_alt:4:c-format
-PO_SRC = $(shell find src -name '*.c' | LC_ALL=C sort)
+PO_SRC = $(shell find src -name '*.[ch]' | LC_ALL=C sort)
 PO_DATA := $(DATA)/causes.tsv $(DATA)/xid.tsv $(DATA)/explain_signatures.tsv $(DATA)/explain_alternatives.tsv
 
 .PHONY: pot po-merge po-update
