@@ -9,6 +9,7 @@
 #include "cause/cause.h"
 #include "report/report_watch.h"
 #include "report/textfmt.h"
+#include "util/i18n.h"
 #include "util/str.h"
 
 /* See report_watch.h. */
@@ -33,7 +34,7 @@ static void gpu_line(FILE *out, const char *clock, int i, const struct nvml_devi
 	char util[8], mutil[8], temp[8], fan[8], pstate[8], mem[40], power[32], sm[16], link[24];
 
 	if (d->lost) {
-		fprintf(out, "%s gpu%d lost (fell off the bus)\n", clock, i);
+		fprintf(out, _("%s gpu%d lost (fell off the bus)\n"), clock, i);
 		return;
 	}
 	if (d->mem_used_mib >= 0 && d->mem_total_mib > 0)
@@ -57,7 +58,7 @@ static void gpu_line(FILE *out, const char *clock, int i, const struct nvml_devi
 		char why[160];
 
 		gpu_clock_events_text(d->clock_events, GPU_CLOCKS_SLOWDOWNS, why, sizeof(why));
-		fprintf(out, " slowed: %s", why);
+		fprintf(out, _(" slowed: %s"), why);
 	}
 	if (d->ecc_uncorrected > 0 || d->ecc_corrected > 0)
 		fprintf(out, " ecc %lld/%lld", d->ecc_corrected < 0 ? 0 : d->ecc_corrected,
@@ -76,7 +77,7 @@ void report_watch_lines(FILE *out, const struct live_sample *s, const struct dia
 
 	strftime(clock, sizeof(clock), "%H:%M:%S", localtime_r(&now, &tm));
 	if (s->state != LIVE_OK)
-		fprintf(out, "%s no sample: %s%s%s\n", clock, report_live_state_name(s->state),
+		fprintf(out, _("%s no sample: %s%s%s\n"), clock, report_live_state_name(s->state),
 			s->why[0] || s->call[0] ? ": " : "", s->why[0] ? s->why : s->call);
 	for (int i = 0; i < s->ndev; i++)
 		gpu_line(out, clock, i, &s->gpu[i]);
@@ -86,15 +87,16 @@ void report_watch_lines(FILE *out, const struct live_sample *s, const struct dia
 		if (!finding_track_is_new(t, i, s->seq))
 			continue;
 		fprintf(out, "%s %s%s%s %s: %s\n", clock, tf_c(&tf, f->severity == SEV_ERROR ? TF_RED : TF_YELLOW),
-			severity_name(f->severity), tf_c(&tf, TF_RESET), cause_name(f->cause), f->title);
+			_(severity_name(f->severity)), tf_c(&tf, TF_RESET), cause_name(f->cause),
+			f->title_local ? f->title_local : f->title);
 		for (int k = 0; k < f->nfix; k++)
 			if (f->fix[k].command && f->fix[k].alt == 0)
-				fprintf(out, "%s   try: %s\n", clock, f->fix[k].command);
+				fprintf(out, _("%s   try: %s\n"), clock, f->fix[k].command);
 	}
 	for (int i = 0; i < t->ngone; i++) {
 		if (t->gone[i].gpu >= 0)
-			fprintf(out, "%s cleared %s (gpu%d)\n", clock, cause_name(t->gone[i].cause), t->gone[i].gpu);
+			fprintf(out, _("%s cleared %s (gpu%d)\n"), clock, cause_name(t->gone[i].cause), t->gone[i].gpu);
 		else
-			fprintf(out, "%s cleared %s\n", clock, cause_name(t->gone[i].cause));
+			fprintf(out, _("%s cleared %s\n"), clock, cause_name(t->gone[i].cause));
 	}
 }

@@ -12,6 +12,8 @@
  */
 #include <curses.h>
 #include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +21,8 @@
 #include "report/report_watch.h"
 #include "report/watch_view.h"
 #include "util/clock.h"
+#include "util/dwidth.h"
+#include "util/i18n.h"
 #include "util/str.h"
 
 enum { PAIR_ERROR = 1, PAIR_WARNING, PAIR_INFO, PAIR_HEAD };
@@ -29,7 +33,34 @@ struct watch_tui {
 	int selected;			/* GPU index */
 	enum view_sort sort;
 	struct view view;
+	char *ctype;			/* LC_CTYPE before open, restored by close; NULL: unchanged */
 };
+
+/*
+ * ncursesw draws UTF-8 (translated texts, GPU names) only under a UTF-8 LC_CTYPE; under "C" it shows
+ * every byte past ASCII as '?' or M-x. i18n_setup leaves LC_CTYPE "C" (gettext is told to answer
+ * UTF-8 regardless), so switch it for the screen's life: the environment's own locale when that is
+ * UTF-8, else C.UTF-8 (what a container has). A copy of the old one is kept for close.
+ */
+static void ctype_utf8(struct watch_tui *ui)
+{
+	const char *now = setlocale(LC_CTYPE, NULL);
+
+	if (!now || strcmp(nl_langinfo(CODESET), "UTF-8") == 0 || !(ui->ctype = strdup(now)))
+		return;
+	if (setlocale(LC_CTYPE, "") && strcmp(nl_langinfo(CODESET), "UTF-8") == 0)
+		return;
+	if (!setlocale(LC_CTYPE, "C.UTF-8") && !setlocale(LC_CTYPE, "en_US.UTF-8"))
+		setlocale(LC_CTYPE, ui->ctype);	/* no UTF-8 locale: non-ASCII shows as curses can */
+}
+
+static void ctype_restore(struct watch_tui *ui)
+{
+	if (ui->ctype)
+		setlocale(LC_CTYPE, ui->ctype);
+	free(ui->ctype);
+	ui->ctype = NULL;
+}
 
 /* See report_watch.h. */
 struct watch_tui *watch_tui_open(const struct report_opts *o)
@@ -38,7 +69,9 @@ struct watch_tui *watch_tui_open(const struct report_opts *o)
 
 	if (!ui)
 		return NULL;
+	ctype_utf8(ui);
 	if (!(ui->screen = newterm(NULL, stdout, stdin))) {
+		ctype_restore(ui);
 		free(ui);
 		return NULL;
 	}
@@ -60,6 +93,31 @@ struct watch_tui *watch_tui_open(const struct report_opts *o)
 	return ui;
 }
 
+/* The bytes of s's first characters that fit in cols display columns: a cut never splits a UTF-8 sequence. */
+static int fit_bytes(const char *s, int cols)
+{
+	size_t n = strlen(s), at = 0;
+	int used = 0;
+
+	while (at < n) {
+		uint32_t cp;
+		size_t len = dw_decode(s + at, n - at, &cp);
+		int w = dw_char_width(cp);
+
+		if (used + w > cols)
+			break;
+		used += w;
+		at += len;
+	}
+	return (int)at;
+}
+
+/* Display columns of s (CJK: two each). */
+static int cols_of(const char *s)
+{
+	return dw_width(s, strlen(s));
+}
+
 /* Text at (y, x), cut at the screen's right edge (and at most max columns when max > 0). */
 static void put(int y, int x, const char *s, int max)
 {
@@ -69,7 +127,7 @@ static void put(int y, int x, const char *s, int max)
 		return;
 	if (max > 0 && max < room)
 		room = max;
-	mvaddnstr(y, x, s, room);
+	mvaddnstr(y, x, s, fit_bytes(s, room));
 }
 
 static void style_on(const struct watch_tui *ui, int pair, attr_t fallback)
@@ -96,14 +154,14 @@ static void draw_header(const struct watch_tui *ui)
 
 	view_driver_state(s, state, sizeof(state));
 	if (interval > 0)
-		str_printf(every, sizeof(every), "  every %.1f s", interval);
-	str_printf(line, sizeof(line), "gpudoctor watch  driver %s  sample %ld%s  driver state: ",
+		str_printf(every, sizeof(every), _("  every %.1f s"), interval);
+	str_printf(line, sizeof(line), _("gpudoctor watch  driver %s  sample %ld%s  driver state: "),
 		   s->driver_version[0] ? s->driver_version : "-", s->seq, every);
 	attron(A_BOLD);
 	put(0, 0, line, 0);
 	attroff(A_BOLD);
 	style_on(ui, s->state == LIVE_OK ? PAIR_HEAD : PAIR_ERROR, s->state == LIVE_OK ? 0 : A_BOLD);
-	put(0, (int)strlen(line), state, 0);
+	put(0, cols_of(line), state, 0);
 	style_off(ui, s->state == LIVE_OK ? PAIR_HEAD : PAIR_ERROR, s->state == LIVE_OK ? 0 : A_BOLD);
 }
 
@@ -123,7 +181,7 @@ static void draw_row(const bool show[VIEW_NCOLS], int name_width, int y, const s
 		else
 			view_cell(d, index, c, cell, sizeof(cell));
 		if (d && d->lost && c > COL_NAME) {
-			put(y, x, "lost: fell off the bus", 0);
+			put(y, x, _("lost: fell off the bus"), 0);
 			return;
 		}
 		put(y, x, cell, w);
@@ -142,7 +200,7 @@ static int draw_gpus(const struct watch_tui *ui, int y, int rows)
 	draw_row(show, name_width, y++, NULL, 0);
 	attroff(A_BOLD);
 	if (s->ndev == 0) {
-		put(y++, 0, s->state == LIVE_OK ? "no GPU" : "no sample", 0);
+		put(y++, 0, s->state == LIVE_OK ? _("no GPU") : _("no sample"), 0);
 		return y;
 	}
 	if (ui->selected >= rows)	/* keep the selected GPU on screen */
@@ -170,18 +228,18 @@ static int draw_procs(const struct watch_tui *ui, int y, int rows)
 	if (ui->selected >= s->ndev)
 		return y;
 	d = &s->gpu[ui->selected];
-	str_printf(line, sizeof(line), "Processes on GPU %d (by %s)%s", ui->selected, view_sort_name(ui->sort),
-		   s->procs_foreign_pids ? "  pids are the host's (container)" : "");
+	str_printf(line, sizeof(line), _("Processes on GPU %d (by %s)%s"), ui->selected, _(view_sort_name(ui->sort)),
+		   s->procs_foreign_pids ? _("  pids are the host's (container)") : "");
 	attron(A_BOLD);
 	put(y++, 0, line, 0);
 	attroff(A_BOLD);
 	if (d->nprocs == 0) {
 		if (d->procs_total > 0)
-			str_printf(line, sizeof(line), "  %d processes, too many to list", d->procs_total);
-		put(y++, 0, d->procs_total > 0 ? line : "  none", 0);
+			str_printf(line, sizeof(line), _("  %d processes, too many to list"), d->procs_total);
+		put(y++, 0, d->procs_total > 0 ? line : _("  none"), 0);
 		return y;
 	}
-	put(y++, 0, "  PID      USER       GPU MiB  COMMAND", 0);
+	put(y++, 0, _("  PID      USER       GPU MiB  COMMAND"), 0);
 	view_sort_procs(d, ui->sort, order);
 	for (int i = 0; i < d->nprocs && i < rows - 1; i++) {
 		const struct gpu_process *p = &d->procs[order[i]];
@@ -213,29 +271,29 @@ static int severity_pair(enum severity sev)
 static void draw_findings(const struct watch_tui *ui, int y, int end)
 {
 	const struct view *v = &ui->view;
-	char head[64];
+	char head[128];
 
-	str_printf(head, sizeof(head), "Findings (%d, newest first)", v->nfindings + v->findings_dropped);
+	str_printf(head, sizeof(head), _("Findings (%d, newest first)"), v->nfindings + v->findings_dropped);
 	attron(A_BOLD);
 	put(y++, 0, head, 0);
 	attroff(A_BOLD);
 	if (v->nfindings == 0 && y < end)
-		put(y++, 0, "  none", 0);
+		put(y++, 0, _("  none"), 0);
 	for (int i = 0; i < v->nfindings && y < end; i++, y++) {
 		const struct view_finding *f = &v->findings[i];
 		char since[40], line[320];
 		int room;
 
-		str_printf(since, sizeof(since), "  since sample %ld", f->since);
+		str_printf(since, sizeof(since), _("  since sample %ld"), f->since);
 		style_on(ui, severity_pair(f->severity), f->severity == SEV_ERROR ? A_BOLD : 0);
-		put(y, 2, severity_name(f->severity), 7);
+		put(y, 2, _(severity_name(f->severity)), 7);
 		style_off(ui, severity_pair(f->severity), f->severity == SEV_ERROR ? A_BOLD : 0);
 		str_printf(line, sizeof(line), "%s  %s", cause_name(f->cause), f->title);
 		/* the title is cut, never "since" */
-		room = COLS - 10 - (int)strlen(since);
+		room = COLS - 10 - cols_of(since);
 		put(y, 10, line, room > 0 ? room : 1);
 		if (room > 0)
-			put(y, 10 + ((int)strlen(line) < room ? (int)strlen(line) : room), since, 0);
+			put(y, 10 + (cols_of(line) < room ? cols_of(line) : room), since, 0);
 	}
 }
 
@@ -244,7 +302,7 @@ static void draw_kept(const struct watch_tui *ui)
 {
 	const struct live_sample *s = &ui->view.sample;
 	int y, left, gpu_rows, proc_rows;
-	char help[160];
+	char help[256];
 
 	erase();
 	if (ui->view.have_sample) {
@@ -258,10 +316,10 @@ static void draw_kept(const struct watch_tui *ui)
 		y = draw_procs(ui, y, proc_rows) + 1;
 		draw_findings(ui, y, LINES - 1);
 	} else {
-		put(0, 0, "gpudoctor watch: waiting for the first sample", 0);
+		put(0, 0, _("gpudoctor watch: waiting for the first sample"), 0);
 	}
-	str_printf(help, sizeof(help), "q quit  up/down j/k select GPU  s sort processes (%s)%s",
-		   view_sort_name(ui->sort), ui->color ? "  NO_COLOR=1: no colour" : "");
+	str_printf(help, sizeof(help), _("q quit  up/down j/k select GPU  s sort processes (%s)%s"),
+		   _(view_sort_name(ui->sort)), ui->color ? _("  NO_COLOR=1: no colour") : "");
 	attron(A_REVERSE);
 	put(LINES - 1, 0, help, COLS - 1);	/* the last cell would scroll the screen */
 	attroff(A_REVERSE);
@@ -343,5 +401,6 @@ void watch_tui_close(struct watch_tui *ui)
 	curs_set(1);
 	endwin();
 	delscreen(ui->screen);
+	ctype_restore(ui);
 	free(ui);
 }

@@ -7,12 +7,18 @@
 
 #include "report/report_watch.h"
 #include "report/watch_view.h"
+#include "util/dwidth.h"
+#include "util/i18n.h"
 #include "util/str.h"
 #include "util/termsafe.h"
 
 #define NAME_MAX_WIDTH 24
 
-/* src made safe into dst: escapes for control characters, '?' for bytes outside ASCII; always terminated. */
+/*
+ * src made safe into dst: escapes for control characters and invalid UTF-8 (termsafe), so what is left
+ * past ASCII is whole UTF-8 characters, kept for the screen (a Chinese title, a GPU name); never cut
+ * inside a character; always terminated.
+ */
 static void safe_copy(char *dst, size_t size, const char *src)
 {
 	char *esc = NULL;
@@ -22,11 +28,23 @@ static void safe_copy(char *dst, size_t size, const char *src)
 	if (!size)
 		return;
 	from = termsafe_escape(src, strnlen(src, 4096), false, &esc, &len) == 0 ? esc : src;
-	for (size_t i = 0; from[i] && j + 1 < size; i++) {
+	for (size_t i = 0, n = strlen(from); i < n;) {
 		unsigned char c = (unsigned char)from[i];
+		uint32_t cp;
+		size_t step = c < 0x80 ? 1 : dw_decode(from + i, n - i, &cp);
 
-		/* without termsafe (out of memory) the filter alone keeps the terminal safe */
-		dst[j++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+		if (c >= 0x80 && from == esc) {	/* termsafe passed it: a valid UTF-8 character */
+			if (j + step >= size)
+				break;
+			memcpy(dst + j, from + i, step);
+			j += step;
+		} else {
+			if (j + 1 >= size)
+				break;
+			/* without termsafe (out of memory) the filter alone keeps the terminal safe */
+			dst[j++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+		}
+		i += step;
 	}
 	dst[j] = '\0';
 	free(esc);
@@ -79,7 +97,8 @@ void view_keep(struct view *v, const struct live_sample *s, const struct diagnos
 		struct view_finding vf = { f->severity, f->cause, f->gpu, t->now[i].since, "" };
 		int at = v->nfindings++;
 
-		safe_copy(vf.title, sizeof(vf.title), f->title ? f->title : "");
+		/* the title in the report's language when it has one (finding.h) */
+		safe_copy(vf.title, sizeof(vf.title), f->title_local ? f->title_local : f->title ? f->title : "");
 		/* newest first; equal ages keep the diagnosis's order (root cause first) */
 		while (at > 0 && v->findings[at - 1].since < vf.since) {
 			v->findings[at] = v->findings[at - 1];
@@ -101,18 +120,18 @@ static const struct {
 	const char *heading;
 	int width;
 } columns[VIEW_NCOLS] = {
-	[COL_INDEX] = { "GPU", 3 },
-	[COL_NAME] = { "NAME", 8 },
-	[COL_UTIL] = { "UTIL", 4 },
-	[COL_MEM_UTIL] = { "MEM%", 4 },
-	[COL_MEMORY] = { "MEMORY MiB", 11 },
-	[COL_TEMP] = { "TEMP", 4 },
-	[COL_POWER] = { "POWER W", 7 },
+	[COL_INDEX] = { N_("GPU"), 3 },
+	[COL_NAME] = { N_("NAME"), 8 },
+	[COL_UTIL] = { N_("UTIL"), 4 },
+	[COL_MEM_UTIL] = { N_("MEM%"), 4 },
+	[COL_MEMORY] = { N_("MEMORY MiB"), 11 },
+	[COL_TEMP] = { N_("TEMP"), 4 },
+	[COL_POWER] = { N_("POWER W"), 7 },
 	[COL_SM_CLOCK] = { "SM MHz", 9 },
-	[COL_FAN] = { "FAN", 4 },
+	[COL_FAN] = { N_("FAN"), 4 },
 	[COL_PSTATE] = { "P", 3 },
 	[COL_PCIE] = { "PCIE", 9 },
-	[COL_SLOWDOWN] = { "SLOWDOWN", 10 },
+	[COL_SLOWDOWN] = { N_("SLOWDOWN"), 10 },
 	[COL_ECC] = { "ECC C/U", 7 },
 };
 
@@ -124,13 +143,18 @@ static const enum view_col drop_order[] = {
 /* See watch_view.h. */
 const char *view_col_heading(enum view_col c)
 {
-	return (unsigned)c < VIEW_NCOLS ? columns[c].heading : "";
+	return (unsigned)c < VIEW_NCOLS ? i18n_text(columns[c].heading) : "";
 }
 
-/* See watch_view.h. */
+/* See watch_view.h. A translated heading may be wider than the English one: the column grows to it. */
 int view_col_width(enum view_col c)
 {
-	return (unsigned)c < VIEW_NCOLS ? columns[c].width : 0;
+	const char *h = view_col_heading(c);
+	int w = dw_width(h, strlen(h));
+
+	if ((unsigned)c >= VIEW_NCOLS)
+		return 0;
+	return w > columns[c].width ? w : columns[c].width;
 }
 
 /* See watch_view.h. */
@@ -141,16 +165,16 @@ int view_fit_columns(int width, bool show[VIEW_NCOLS])
 
 	for (int c = 0; c < VIEW_NCOLS; c++) {
 		show[c] = true;
-		used += columns[c].width + 1;
+		used += view_col_width(c) + 1;
 	}
 	while (used > width && k < sizeof(drop_order) / sizeof(drop_order[0])) {
 		show[drop_order[k]] = false;
-		used -= columns[drop_order[k]].width + 1;
+		used -= view_col_width(drop_order[k]) + 1;
 		k++;
 	}
-	if (width - used + columns[COL_NAME].width > NAME_MAX_WIDTH)
+	if (width - used + view_col_width(COL_NAME) > NAME_MAX_WIDTH)
 		return NAME_MAX_WIDTH;
-	return width > used ? columns[COL_NAME].width + width - used : columns[COL_NAME].width;
+	return width > used ? view_col_width(COL_NAME) + width - used : view_col_width(COL_NAME);
 }
 
 static void num(char *buf, size_t size, long long v, const char *unit)
@@ -285,7 +309,8 @@ void view_sort_procs(const struct nvml_device *d, enum view_sort sort, int order
 /* See watch_view.h. */
 const char *view_sort_name(enum view_sort sort)
 {
-	static const char *const names[] = { "memory", "pid", "user" };
+	/* N_: the full-screen view shows them translated; English callers get these words */
+	static const char *const names[] = { N_("memory"), N_("pid"), N_("user") };
 
 	return (unsigned)sort < VIEW_NSORTS ? names[sort] : "?";
 }
