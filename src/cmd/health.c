@@ -197,12 +197,8 @@ static int run_health(const struct cmd_options *given)
 	return cmd_out_close(&o, given, status);
 }
 
-/* The machine options, with --timeout as the whole check's budget. */
+/* After the machine's --root and --load-root-libraries: --timeout as the whole check's budget. */
 static const struct cmd_option health_only[] = {
-	{ "root", 0, "DIR", OPT_ROOT, N_("check the machine whose files are under DIR instead of / (nothing from it "
-	  "is run or loaded)") },
-	{ "load-root-libraries", 0, NULL, OPT_LOAD_ROOT_LIBS, N_("under --root, load and call the image's driver "
-	  "libraries (only for an image you trust)") },
 	{ "timeout", 0, "SECONDS", OPT_TIMEOUT, N_("the whole check's budget (default 5); past it the answer is "
 	  "unknown") },
 	{ "slurm", 0, NULL, OPT_SLURM, N_("as Slurm's HealthCheckProgram: drain this node (SLURMD_NODENAME, else "
@@ -213,7 +209,7 @@ static const struct cmd_option health_only[] = {
 };
 static CMD_OPTION_GROUP(health_options, health_only);
 
-static const struct cmd_option_group *const groups[] = { &health_options, NULL };
+static const struct cmd_option_group *const groups[] = { &cmd_root_options, &health_options, NULL };
 
 const struct command cmd_health = {
 	.name = "health",

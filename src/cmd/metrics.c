@@ -246,7 +246,8 @@ static const struct cmd_option metrics_only[] = {
 };
 static CMD_OPTION_GROUP(metrics_options, metrics_only);
 
-static const struct cmd_option_group *const groups[] = { &metrics_options, &watcher_machine_options, NULL };
+static const struct cmd_option_group *const groups[] = { &metrics_options, &cmd_root_options, &watcher_machine_options,
+								NULL };
 
 const struct command cmd_metrics = {
 	.name = "metrics",

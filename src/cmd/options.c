@@ -32,6 +32,8 @@ static const struct cmd_option machine_options[] = {
 	  "$GPUDOCTOR_TIMEOUT); past it, the driver hangs") },
 };
 CMD_OPTION_GROUP(cmd_machine_options, machine_options);
+/* --root and --load-root-libraries alone (the rows before --timeout), for commands whose --timeout differs */
+const struct cmd_option_group cmd_root_options = { machine_options, 2 };
 
 static const struct cmd_option probe_options[] = {
 	{ "static", 0, NULL, OPT_STATIC, N_("read files only; never load or call the driver, nor run Python") },

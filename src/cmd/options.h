@@ -45,6 +45,7 @@ struct cmd_option_group {
 extern const struct cmd_option_group cmd_global_options;
 /* The machine to look at: --root, --load-root-libraries, --timeout. */
 extern const struct cmd_option_group cmd_machine_options;
+extern const struct cmd_option_group cmd_root_options;	/* cmd_machine_options less --timeout */
 /* How far the doctor goes: --static, --python, --deep, --fast. */
 extern const struct cmd_option_group cmd_probe_options;
 

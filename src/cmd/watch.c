@@ -97,7 +97,7 @@ static const struct cmd_option watch_only[] = {
 };
 static CMD_OPTION_GROUP(watch_options, watch_only);
 
-static const struct cmd_option_group *const groups[] = { &watch_options, &watcher_machine_options, NULL };
+static const struct cmd_option_group *const groups[] = { &watch_options, &cmd_root_options, &watcher_machine_options, NULL };
 
 const struct command cmd_watch = {
 	.name = "watch",

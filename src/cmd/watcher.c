@@ -88,11 +88,8 @@ void watcher_sleep_until(double deadline_ms)
 			  NULL);
 }
 
+/* After the machine's --root and --load-root-libraries: watch's and metrics' own --timeout. */
 static const struct cmd_option machine_only[] = {
-	{ "root", 0, "DIR", OPT_ROOT, N_("look at the machine whose files are under DIR instead of / (nothing from "
-	  "it is loaded without --load-root-libraries)") },
-	{ "load-root-libraries", 0, NULL, OPT_LOAD_ROOT_LIBS, N_("under --root, load and call the image's driver "
-	  "libraries (only for an image you trust)") },
 	{ "timeout", 0, "SECONDS", OPT_TIMEOUT, N_("one driver call's deadline (default 2): a call past it is a "
 	  "finding, and the next sample starts a fresh helper") },
 };

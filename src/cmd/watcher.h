@@ -38,7 +38,7 @@ int watcher_open(struct watcher *w, const struct cmd_options *opts, double defau
 /* Take one sample and run it through the rules into d, which the caller releases (diagnosis_release). */
 void watcher_step(struct watcher *w, struct diagnosis *d);
 
-/* The machine a watcher samples: --root, --load-root-libraries, --timeout (one driver call's deadline). */
+/* A watcher's --timeout (one driver call's deadline); --root and --load-root-libraries are cmd_root_options. */
 struct cmd_option_group;
 extern const struct cmd_option_group watcher_machine_options;
 
