@@ -173,7 +173,7 @@ void report_text_explain(FILE *out, const struct explain_report *r, const struct
 		fprintf(out, "%s", _("Run `gpudoctor` to check this machine's GPU stack.\n"));
 		return;
 	}
-	fprintf(out, "gpudoctor explain: %s%s%s\n\n", tf_c(&t, TF_BOLD), cause_name(r->causes[0].cause), tf_c(&t, TF_RESET));
+	fprintf(out, _("gpudoctor explain: %s%s%s\n\n"), tf_c(&t, TF_BOLD), cause_name(r->causes[0].cause), tf_c(&t, TF_RESET));
 	print_differential(&t, r);
 	fprintf(out, "%s%s%s\n", tf_c(&t, TF_BOLD), _("most likely cause"), tf_c(&t, TF_RESET));
 	print_cause(&t, r, &r->causes[0]);
