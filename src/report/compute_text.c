@@ -122,7 +122,7 @@ void report_text_compute(FILE *out, const struct compute_report *r, bool bench, 
 			tf_wrapf(&t, 2, 4, "%s", r->xids[i]);
 		fputs(_("`gpudoctor explain` reads them.\n"), out);
 	} else if (r->xid_note[0]) {
-		tf_wrapf(&t, 0, 2, "%s%s%s", tf_c(&t, TF_DIM), r->xid_note, tf_c(&t, TF_RESET));
+		tf_wrapf(&t, 0, 2, "%s%s%s", tf_c(&t, TF_DIM), _(r->xid_note), tf_c(&t, TF_RESET)); /* the fixed notes have msgids */
 	} else {
 		fprintf(out, _("%skernel log: no Xid events during the run%s\n"), tf_c(&t, TF_DIM), tf_c(&t, TF_RESET));
 	}
