@@ -2,6 +2,7 @@
  * bench.c - `gpudoctor bench`: measure each GPU against its peak.
  */
 #include "cmd/compute_cmd.h"
+#include "util/i18n.h"
 
 static int run_bench(const struct cmd_options *opts)
 {
@@ -9,8 +10,8 @@ static int run_bench(const struct cmd_options *opts)
 }
 
 static const struct cmd_option bench_only[] = {
-	{ "seeds-compat", 0, NULL, OPT_SEEDS_COMPAT, "also time the common 100 x 1024x1024 matmul loop the way "
-	  "guides do (host clock, no warm-up) to show why it misleads" },
+	{ "seeds-compat", 0, NULL, OPT_SEEDS_COMPAT, N_("also time the common 100 x 1024x1024 matmul loop the way "
+	  "guides do (host clock, no warm-up) to show why it misleads") },
 };
 static CMD_OPTION_GROUP(bench_options, bench_only);
 
@@ -21,7 +22,8 @@ static const struct cmd_option_group *const groups[] = {
 const struct command cmd_bench = {
 	.name = "bench",
 	.run = run_bench,
-	.summary = "measure each GPU: bandwidth, FP32, GEMM as % of its peak",
+	/* xgettext:no-c-format */
+	.summary = N_("measure each GPU: bandwidth, FP32, GEMM as % of its peak"),
 	.usage = "gpudoctor bench [options]",
 	.description = "Runs the test first, then per GPU: host <-> device bandwidth (pinned and pageable), "
 		       "device copy bandwidth, FP32 FMA throughput from a PTX kernel, and GEMM in FP32, TF32, FP16 "

@@ -14,11 +14,12 @@
 #include "rules/rules.h"
 #include "util/str.h"
 #include "util/termsafe.h"
+#include "util/i18n.h"
 
 static const struct cmd_option compute_only[] = {
-	{ "duration", 0, "SECONDS", OPT_DURATION, "how long the matrix products run on each GPU (default 2)" },
-	{ "max-time", 0, "SECONDS", OPT_MAX_TIME, "the whole run's budget (default 300 for test, 600 for "
-	  "bench); past it the run is cut short and reported as over budget, not as a hang" },
+	{ "duration", 0, "SECONDS", OPT_DURATION, N_("how long the matrix products run on each GPU (default 2)") },
+	{ "max-time", 0, "SECONDS", OPT_MAX_TIME, N_("the whole run's budget (default 300 for test, 600 for "
+	  "bench); past it the run is cut short and reported as over budget, not as a hang") },
 };
 CMD_OPTION_GROUP(cmd_compute_options, compute_only);
 
@@ -135,8 +136,8 @@ int cmd_compute(const struct cmd_options *opts, bool bench)
 			report_compute_blocked(out, opts->format == FORMAT_JSON, name, blocker, &ro);
 		status = cmd_out_close(&o, opts, EXIT_NOT_READY);
 	} else if (!m.fs.live && !opts->load_root_libraries) {
-		cmd_error("gpudoctor %s: computing under --root runs the image's driver libraries; "
-			  "--load-root-libraries says you trust them", name);
+		cmd_error(_("gpudoctor %s: computing under --root runs the image's driver libraries; "
+			    "--load-root-libraries says you trust them"), name);
 		status = EXIT_USAGE;
 	} else {
 		status = compute_and_report(opts, &m, before, bench);

@@ -8,6 +8,7 @@
 #include "explain/join.h"
 #include "report/report.h"
 #include "rules/rules.h"
+#include "util/i18n.h"
 
 static int run_doctor(const struct cmd_options *opts)
 {
@@ -54,7 +55,7 @@ static int run_doctor(const struct cmd_options *opts)
 }
 
 static const struct cmd_option doctor_only[] = {
-	{ "fail-on", 0, "LEVEL", OPT_FAIL_ON, "error (default) or warning: which findings make the exit status 1" },
+	{ "fail-on", 0, "LEVEL", OPT_FAIL_ON, N_("error (default) or warning: which findings make the exit status 1") },
 };
 static CMD_OPTION_GROUP(doctor_options, doctor_only);
 
@@ -65,7 +66,7 @@ static const struct cmd_option_group *const groups[] = {
 const struct command cmd_doctor = {
 	.name = "doctor",
 	.run = run_doctor,
-	.summary = "diagnose the GPU stack and print the root cause first (default)",
+	.summary = N_("diagnose the GPU stack and print the root cause first (default)"),
 	.usage = "gpudoctor [doctor] [options]",
 	.description = "Walks the chain PCI device -> kernel driver -> driver libraries -> CUDA -> toolkits -> cuDNN "
 		       "-> Python and PyTorch -> environment -> container/WSL and prints the root cause first, with "

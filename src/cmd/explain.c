@@ -19,6 +19,7 @@
 #include "explain/paste_merge.h"
 #include "report/report_explain.h"
 #include "rules/rules.h"
+#include "util/i18n.h"
 
 /*
  * What a file name looks like and error text rarely does: one word (no white space) that contains "/" or
@@ -75,8 +76,8 @@ static int open_operand(const char *arg, bool text)
 		if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
 			e = EISDIR;
 	}
-	cmd_error("gpudoctor explain: cannot read '%s': %s", arg, strerror(e));
-	fprintf(stderr, "to explain the words themselves, add --text\n");
+	cmd_error(_("gpudoctor explain: cannot read '%s': %s"), arg, strerror(e));
+	fputs(_("to explain the words themselves, add --text\n"), stderr);
 	return -2;
 }
 
@@ -209,11 +210,11 @@ static int run_explain(const struct cmd_options *opts)
 }
 
 static const struct cmd_option explain_only[] = {
-	{ "tee", 0, NULL, OPT_TEE, "pass the input through to standard output unchanged, then append the diagnosis: "
-	  "python train.py 2>&1 | gpudoctor explain --tee" },
-	{ "text", 0, NULL, OPT_TEXT, "read every operand as error text, never as a file name (\"-\" too)" },
-	{ "with-doctor", 0, NULL, OPT_WITH_DOCTOR, "also diagnose this machine and join the two (a cause the doctor "
-	  "confirms leads, with the doctor's exact fix); the options below apply to that diagnosis" },
+	{ "tee", 0, NULL, OPT_TEE, N_("pass the input through to standard output unchanged, then append the diagnosis: "
+	  "python train.py 2>&1 | gpudoctor explain --tee") },
+	{ "text", 0, NULL, OPT_TEXT, N_("read every operand as error text, never as a file name (\"-\" too)") },
+	{ "with-doctor", 0, NULL, OPT_WITH_DOCTOR, N_("also diagnose this machine and join the two (a cause the doctor "
+	  "confirms leads, with the doctor's exact fix); the options below apply to that diagnosis") },
 };
 static CMD_OPTION_GROUP(explain_options, explain_only);
 
@@ -224,7 +225,7 @@ static const struct cmd_option_group *const groups[] = {
 const struct command cmd_explain = {
 	.name = "explain",
 	.run = run_explain,
-	.summary = "read error text or a whole log and name the cause and the fix",
+	.summary = N_("read error text or a whole log and name the cause and the fix"),
 	.usage = "gpudoctor explain [\"ERROR TEXT\" | FILE... | -] [options]",
 	.description = "Reads error messages or whole training logs in one streaming pass and ranks the causes by "
 		       "causality, each with the lines that matched, why it happens and the fix.\n\n"

@@ -12,6 +12,7 @@
 #include "fix/compose.h"
 #include "report/report_fix.h"
 #include "rules/rules.h"
+#include "util/i18n.h"
 
 static int write_report(FILE *out, const struct cmd_options *opts, const struct fix_report *r,
 			const struct diagnosis *d, const struct facts *facts)
@@ -85,15 +86,15 @@ static int run_fix(const struct cmd_options *opts)
 }
 
 static const struct cmd_option fix_only[] = {
-	{ "script", 0, NULL, OPT_FIX_SCRIPT, "write the plan as a bash script (set -euo pipefail, each step commented, "
-	  "ending with checks)" },
-	{ "requirements", 0, NULL, OPT_FIX_REQUIREMENTS, "write requirements.txt for the plan's PyTorch, index line "
-	  "included" },
-	{ "conda-env", 0, NULL, OPT_FIX_CONDA_ENV, "write an environment.yml for a fresh conda environment" },
-	{ "dockerfile", 0, NULL, OPT_FIX_DOCKERFILE, "write a Dockerfile on an nvidia/cuda image this driver runs, "
-	  "with the docker run and compose lines" },
-	{ "venv", 0, "DIR", OPT_FIX_VENV, "plan a fresh virtual environment at DIR instead of changing the diagnosed "
-	  "one" },
+	{ "script", 0, NULL, OPT_FIX_SCRIPT, N_("write the plan as a bash script (set -euo pipefail, each step commented, "
+	  "ending with checks)") },
+	{ "requirements", 0, NULL, OPT_FIX_REQUIREMENTS, N_("write requirements.txt for the plan's PyTorch, index line "
+	  "included") },
+	{ "conda-env", 0, NULL, OPT_FIX_CONDA_ENV, N_("write an environment.yml for a fresh conda environment") },
+	{ "dockerfile", 0, NULL, OPT_FIX_DOCKERFILE, N_("write a Dockerfile on an nvidia/cuda image this driver runs, "
+	  "with the docker run and compose lines") },
+	{ "venv", 0, "DIR", OPT_FIX_VENV, N_("plan a fresh virtual environment at DIR instead of changing the diagnosed "
+	  "one") },
 };
 static CMD_OPTION_GROUP(fix_options, fix_only);
 
@@ -104,7 +105,7 @@ static const struct cmd_option_group *const groups[] = {
 const struct command cmd_fix = {
 	.name = "fix",
 	.run = run_fix,
-	.summary = "print one checked plan from this machine to a working PyTorch",
+	.summary = N_("print one checked plan from this machine to a working PyTorch"),
 	.usage = "gpudoctor fix [options]",
 	.description = "Diagnoses the machine like doctor, then prints the plan that fixes it: one ordered path of "
 		       "steps, each a command and why, and separately the alternatives, each a whole path with its "

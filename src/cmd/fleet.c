@@ -10,6 +10,7 @@
 #include "cmd/options.h"
 #include "fleet/fleet.h"
 #include "report/report_fleet.h"
+#include "util/i18n.h"
 
 /* Read every operand (none: standard input) into f; a status, EXIT_READY when all went in. */
 static int read_inputs(const struct cmd_options *opts, struct fleet *f)
@@ -20,13 +21,13 @@ static int read_inputs(const struct cmd_options *opts, struct fleet *f)
 
 	for (int i = 0; i < opts->nargs; i++)
 		if (strcmp(opts->args[i], "-") == 0 && stdin_used++) {
-			cmd_error("gpudoctor fleet: '-' (standard input) given twice");
-			fprintf(stderr, "try 'gpudoctor fleet --help'\n");
+			cmd_error(_("gpudoctor fleet: '-' (standard input) given twice"));
+			fputs(_("try 'gpudoctor fleet --help'\n"), stderr);
 			return EXIT_USAGE;
 		}
 	if (opts->nargs == 0 && isatty(STDIN_FILENO)) {
-		cmd_error("gpudoctor fleet: no reports: name files or directories, or pipe them in");
-		fprintf(stderr, "try 'gpudoctor fleet --help'\n");
+		cmd_error(_("gpudoctor fleet: no reports: name files or directories, or pipe them in"));
+		fputs(_("try 'gpudoctor fleet --help'\n"), stderr);
 		return EXIT_USAGE;
 	}
 	if (opts->nargs == 0)
@@ -91,7 +92,7 @@ static const struct cmd_option_group *const groups[] = { NULL };
 const struct command cmd_fleet = {
 	.name = "fleet",
 	.run = run_fleet,
-	.summary = "merge many machines' --json reports: verdicts, shared causes, drift",
+	.summary = N_("merge many machines' --json reports: verdicts, shared causes, drift"),
 	.usage = "gpudoctor fleet [REPORT.json... | DIR... | -] [options]",
 	.description = "Reads the reports of `gpudoctor --json` from many machines (files; every *.json in a "
 		       "directory; or, with - or no operand, standard input, one report after another as `srun "

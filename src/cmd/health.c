@@ -23,6 +23,7 @@
 #include "report/report_health.h"
 #include "rules/node_health.h"
 #include "util/str.h"
+#include "util/i18n.h"
 
 #define HEALTH_BUDGET_S 5.0
 #define NPD_MESSAGE_MAX 80	/* node-problem-detector's default max_output_length */
@@ -198,17 +199,17 @@ static int run_health(const struct cmd_options *given)
 
 /* The machine options, with --timeout as the whole check's budget. */
 static const struct cmd_option health_only[] = {
-	{ "root", 0, "DIR", OPT_ROOT, "check the machine whose files are under DIR instead of / (nothing from it "
-	  "is run or loaded)" },
-	{ "load-root-libraries", 0, NULL, OPT_LOAD_ROOT_LIBS, "under --root, load and call the image's driver "
-	  "libraries (only for an image you trust)" },
-	{ "timeout", 0, "SECONDS", OPT_TIMEOUT, "the whole check's budget (default 5); past it the answer is "
-	  "unknown" },
-	{ "slurm", 0, NULL, OPT_SLURM, "as Slurm's HealthCheckProgram: drain this node (SLURMD_NODENAME, else "
+	{ "root", 0, "DIR", OPT_ROOT, N_("check the machine whose files are under DIR instead of / (nothing from it "
+	  "is run or loaded)") },
+	{ "load-root-libraries", 0, NULL, OPT_LOAD_ROOT_LIBS, N_("under --root, load and call the image's driver "
+	  "libraries (only for an image you trust)") },
+	{ "timeout", 0, "SECONDS", OPT_TIMEOUT, N_("the whole check's budget (default 5); past it the answer is "
+	  "unknown") },
+	{ "slurm", 0, NULL, OPT_SLURM, N_("as Slurm's HealthCheckProgram: drain this node (SLURMD_NODENAME, else "
 	  "the host name) when unhealthy, with a reason starting \"gpudoctor:\"; resume it when healthy again, "
-	  "only from such a drain, never an admin's" },
-	{ "npd", 0, NULL, OPT_NPD, "node-problem-detector's custom plugin protocol: the message cut to 80 "
-	  "characters" },
+	  "only from such a drain, never an admin's") },
+	{ "npd", 0, NULL, OPT_NPD, N_("node-problem-detector's custom plugin protocol: the message cut to 80 "
+	  "characters") },
 };
 static CMD_OPTION_GROUP(health_options, health_only);
 
@@ -217,7 +218,7 @@ static const struct cmd_option_group *const groups[] = { &health_options, NULL }
 const struct command cmd_health = {
 	.name = "health",
 	.run = run_health,
-	.summary = "a node's GPU health for schedulers: one line, exit 0/1/2",
+	.summary = N_("a node's GPU health for schedulers: one line, exit 0/1/2"),
 	.usage = "gpudoctor health [options]",
 	.description = "The doctor narrowed to what a node owns: the GPUs on the bus, the kernel module, device "
 		       "nodes, the driver libraries and the driver API (Python is never run; a user's "

@@ -7,6 +7,7 @@
 #include "cmd/options.h"
 #include "report/report.h"
 #include "version.h"
+#include "util/i18n.h"
 
 static int run_info(const struct cmd_options *opts)
 {
@@ -48,7 +49,7 @@ static const struct cmd_option_group *const groups[] = { &cmd_machine_options, &
 const struct command cmd_info = {
 	.name = "info",
 	.run = run_info,
-	.summary = "print the facts gathered about this machine, without judging them",
+	.summary = N_("print the facts gathered about this machine, without judging them"),
 	.usage = "gpudoctor info [options]",
 	.description = "Prints everything the probes found: system, GPUs, driver, libraries, toolkits, cuDNN, "
 		       "Python and PyTorch, environment, container and WSL. --json gives the same \"facts\" object "

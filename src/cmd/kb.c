@@ -10,6 +10,7 @@
 #include "report/report.h"
 #include "report/textfmt.h"
 #include "util/str.h"
+#include "util/i18n.h"
 
 static const char *text_or(json_t *v, const char *otherwise)
 {
@@ -159,9 +160,9 @@ static int run_kb(const struct cmd_options *opts)
 }
 
 static const struct cmd_option kb_only[] = {
-	{ "driver", 0, "VERSION", OPT_KB_DRIVER, "torch-for: the NVIDIA driver version (e.g. 470.82.01)" },
-	{ "gpu", 0, "SM", OPT_KB_GPU, "torch-for: the GPU's compute capability (sm_86 or 8.6)" },
-	{ "python", 0, "VERSION", OPT_KB_PYTHON, "torch-for: the Python version (e.g. 3.10)" },
+	{ "driver", 0, "VERSION", OPT_KB_DRIVER, N_("torch-for: the NVIDIA driver version (e.g. 470.82.01)") },
+	{ "gpu", 0, "SM", OPT_KB_GPU, N_("torch-for: the GPU's compute capability (sm_86 or 8.6)") },
+	{ "python", 0, "VERSION", OPT_KB_PYTHON, N_("torch-for: the Python version (e.g. 3.10)") },
 };
 static CMD_OPTION_GROUP(kb_options, kb_only);
 
@@ -170,7 +171,7 @@ static const struct cmd_option_group *const groups[] = { &kb_options, NULL };
 const struct command cmd_kb = {
 	.name = "kb",
 	.run = run_kb,
-	.summary = "answer version questions from the built-in knowledge tables",
+	.summary = N_("answer version questions from the built-in knowledge tables"),
 	.usage = "gpudoctor kb QUERY [options]",
 	.description = "Answers the version arithmetic of GPU setups from tables compiled into the binary, each "
 		       "row with its public source (-v shows the rows).",

@@ -6,6 +6,7 @@
 
 #include "probe/interpreter.h"
 #include "probe/probe.h"
+#include "util/i18n.h"
 
 /* The value of name in envp (the diagnosed environment), or NULL. */
 static const char *env_value(char *const *envp, const char *name)
@@ -29,8 +30,12 @@ static int check_python(const struct machine *m, const struct cmd_options *opts)
 	if (interpreter_find(&m->fs, opts->python, env_value(opts->envp, "PATH"),
 			     m->fs.live && getcwd(cwd, sizeof(cwd)) ? cwd : NULL, found, sizeof(found), &err) == 0)
 		return 0;
-	cmd_error("gpudoctor: --python '%s' is not an interpreter%s: %s", opts->python,
-		  m->fs.live ? "" : " in the --root image", err.msg);
+	/* two whole sentences, so that each translates */
+	if (m->fs.live)
+		cmd_error(_("gpudoctor: --python '%s' is not an interpreter: %s"), opts->python, err.msg);
+	else
+		cmd_error(_("gpudoctor: --python '%s' is not an interpreter in the --root image: %s"), opts->python,
+			  err.msg);
 	return EXIT_USAGE;
 }
 

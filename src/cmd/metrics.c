@@ -21,6 +21,7 @@
 #include "cmd/watcher.h"
 #include "report/report_metrics.h"
 #include "util/clock.h"
+#include "util/i18n.h"
 
 #define METRICS_INTERVAL_S 15.0
 #define TEXTFILE_NAME "gpudoctor.prom"
@@ -185,11 +186,11 @@ static int check_textfile_dir(const char *dir)
 		return EXIT_USAGE;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		cmd_error("gpudoctor: --textfile %s: not a directory", dir);
+		cmd_error(_("gpudoctor: --textfile %s: not a directory"), dir);
 		return EXIT_USAGE;
 	}
 	if (access(dir, W_OK | X_OK) < 0) {
-		cmd_error("gpudoctor: --textfile %s: cannot write in it: %s", dir, strerror(errno));
+		cmd_error(_("gpudoctor: --textfile %s: cannot write in it: %s"), dir, strerror(errno));
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -204,7 +205,7 @@ static int run_metrics(const struct cmd_options *opts)
 
 	if (opts->format != FORMAT_TEXT) {
 		/* the exposition format is its only one: --json would be a promise it does not keep */
-		cmd_error("gpudoctor: 'metrics' writes the Prometheus text format only (no --json or --format)");
+		cmd_error(_("gpudoctor: 'metrics' writes the Prometheus text format only (no --json or --format)"));
 		return EXIT_USAGE;
 	}
 	if (opts->textfile_dir && (status = check_textfile_dir(opts->textfile_dir)))
@@ -236,12 +237,12 @@ static int run_metrics(const struct cmd_options *opts)
 }
 
 static const struct cmd_option metrics_only[] = {
-	{ "interval", 'i', "SECONDS", OPT_INTERVAL, "between samples with --textfile or --listen (default 15)" },
-	{ "count", 0, "N", OPT_COUNT, "stop after N samples (default: until Ctrl-C or SIGTERM)" },
-	{ "textfile", 0, "DIR", OPT_TEXTFILE, "write DIR/gpudoctor.prom every interval, atomically, for "
-	  "node_exporter's textfile collector" },
-	{ "listen", 0, "ADDR:PORT", OPT_LISTEN, "serve GET /metrics on ADDR:PORT (127.0.0.1:9835, [::1]:9835, "
-	  "0.0.0.0:9835; :PORT is 127.0.0.1)" },
+	{ "interval", 'i', "SECONDS", OPT_INTERVAL, N_("between samples with --textfile or --listen (default 15)") },
+	{ "count", 0, "N", OPT_COUNT, N_("stop after N samples (default: until Ctrl-C or SIGTERM)") },
+	{ "textfile", 0, "DIR", OPT_TEXTFILE, N_("write DIR/gpudoctor.prom every interval, atomically, for "
+	  "node_exporter's textfile collector") },
+	{ "listen", 0, "ADDR:PORT", OPT_LISTEN, N_("serve GET /metrics on ADDR:PORT (127.0.0.1:9835, [::1]:9835, "
+	  "0.0.0.0:9835; :PORT is 127.0.0.1)") },
 };
 static CMD_OPTION_GROUP(metrics_options, metrics_only);
 
@@ -250,7 +251,7 @@ static const struct cmd_option_group *const groups[] = { &metrics_options, &watc
 const struct command cmd_metrics = {
 	.name = "metrics",
 	.run = run_metrics,
-	.summary = "the GPUs and what is wrong, as Prometheus metrics",
+	.summary = N_("the GPUs and what is wrong, as Prometheus metrics"),
 	.usage = "gpudoctor metrics [options]",
 	.description = "Samples every GPU as watch does (utilisation, memory, temperature, power, clocks, "
 		       "slowdown reasons, the PCIe link, ECC, retired pages, processes, Xid events), runs the "

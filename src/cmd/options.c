@@ -6,40 +6,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/textfmt.h"
 #include "util/i18n.h"
 #include "util/str.h"
 
 static const struct cmd_option global_options[] = {
-	{ "format", 0, "FORMAT", OPT_FORMAT, "text (default) or json, and markdown where a command lists it" },
-	{ "json", 0, NULL, OPT_JSON, "short for --format json" },
-	{ "color", 0, "WHEN", OPT_COLOR, "auto (default: only on a terminal, and not with NO_COLOR set), always, never" },
+	{ "format", 0, "FORMAT", OPT_FORMAT, N_("text (default) or json, and markdown where a command lists it") },
+	{ "json", 0, NULL, OPT_JSON, N_("short for --format json") },
+	{ "color", 0, "WHEN", OPT_COLOR, N_("auto (default: only on a terminal, and not with NO_COLOR set), always, never") },
 	{ "colour", 0, "WHEN", OPT_COLOR, NULL },
-	{ "lang", 0, "LANG", OPT_LANG, "the language of the text reports: en or zh_CN (default: from LANGUAGE, "
-	  "LC_ALL, LC_MESSAGES, LANG); JSON is always English" },
-	{ "verbose", 'v', NULL, OPT_VERBOSE, "more detail (repeat for more)" },
-	{ "help", 'h', NULL, OPT_HELP, "this help" },
-	{ "version", 0, NULL, OPT_VERSION, "print the version" },
+	{ "lang", 0, "LANG", OPT_LANG, N_("the language of the text reports: en or zh_CN (default: from LANGUAGE, "
+	  "LC_ALL, LC_MESSAGES, LANG); JSON is always English") },
+	{ "verbose", 'v', NULL, OPT_VERBOSE, N_("more detail (repeat for more)") },
+	{ "help", 'h', NULL, OPT_HELP, N_("this help") },
+	{ "version", 0, NULL, OPT_VERSION, N_("print the version") },
 };
 CMD_OPTION_GROUP(cmd_global_options, global_options);
 
 static const struct cmd_option machine_options[] = {
-	{ "root", 0, "DIR", OPT_ROOT, "read the machine's files under DIR instead of / (a mounted image, a "
-	  "container's root file system); nothing from it is run or loaded" },
-	{ "load-root-libraries", 0, NULL, OPT_LOAD_ROOT_LIBS, "under --root, load and call the image's driver "
-	  "libraries: this runs the image's code as you, so only for an image you trust" },
-	{ "timeout", 0, "SECONDS", OPT_TIMEOUT, "the deadline of one call into the NVIDIA driver (default 10, or "
-	  "$GPUDOCTOR_TIMEOUT); past it, the driver hangs" },
+	{ "root", 0, "DIR", OPT_ROOT, N_("read the machine's files under DIR instead of / (a mounted image, a "
+	  "container's root file system); nothing from it is run or loaded") },
+	{ "load-root-libraries", 0, NULL, OPT_LOAD_ROOT_LIBS, N_("under --root, load and call the image's driver "
+	  "libraries: this runs the image's code as you, so only for an image you trust") },
+	{ "timeout", 0, "SECONDS", OPT_TIMEOUT, N_("the deadline of one call into the NVIDIA driver (default 10, or "
+	  "$GPUDOCTOR_TIMEOUT); past it, the driver hangs") },
 };
 CMD_OPTION_GROUP(cmd_machine_options, machine_options);
 
 static const struct cmd_option probe_options[] = {
-	{ "static", 0, NULL, OPT_STATIC, "read files only; never load or call the driver, nor run Python" },
-	{ "python", 0, "PATH", OPT_PYTHON, "the Python interpreter to diagnose (default: python3 on PATH; a bare "
+	{ "static", 0, NULL, OPT_STATIC, N_("read files only; never load or call the driver, nor run Python") },
+	{ "python", 0, "PATH", OPT_PYTHON, N_("the Python interpreter to diagnose (default: python3 on PATH; a bare "
 	  "name is looked up on PATH). It must be an executable file holding an ELF program or a #! script, or a "
-	  "link to one; anything else is refused (exit status 2)" },
-	{ "deep", 0, NULL, OPT_DEEP, "import torch in that interpreter to confirm (default: only with a CUDA "
-	  "torch and a working GPU)" },
-	{ "fast", 0, NULL, OPT_FAST, "never run the interpreter" },
+	  "link to one; anything else is refused (exit status 2)") },
+	{ "deep", 0, NULL, OPT_DEEP, N_("import torch in that interpreter to confirm (default: only with a CUDA "
+	  "torch and a working GPU)") },
+	{ "fast", 0, NULL, OPT_FAST, N_("never run the interpreter") },
 };
 CMD_OPTION_GROUP(cmd_probe_options, probe_options);
 
@@ -56,14 +57,14 @@ int cmd_parse_seconds(const char *s, double *out)
 
 static int bad_value(const char *option, const char *value, const char *want)
 {
-	cmd_error("gpudoctor: %s wants %s, not '%s'", option, want, value);
+	cmd_error(_("gpudoctor: %s wants %s, not '%s'"), option, want, value);
 	return -1;
 }
 
 /* What --format takes in cmd, for its help and its errors. */
 static const char *formats_of(const struct command *cmd)
 {
-	return cmd->markdown ? "text, json or markdown" : "text or json";
+	return cmd->markdown ? _("text, json or markdown") : _("text or json");
 }
 
 /* Check and store one option's value for cmd. */
@@ -77,7 +78,7 @@ static int apply(const struct command *cmd, enum cmd_option_id id, const char *v
 			o->format = FORMAT_JSON;
 		} else if (strcmp(value, "markdown") == 0 || strcmp(value, "md") == 0) {
 			if (!cmd->markdown) {
-				cmd_error("gpudoctor: '%s' has no Markdown report; --format wants %s", cmd->name,
+				cmd_error(_("gpudoctor: '%s' has no Markdown report; --format wants %s"), cmd->name,
 					  formats_of(cmd));
 				return -1;
 			}
@@ -97,7 +98,7 @@ static int apply(const struct command *cmd, enum cmd_option_id id, const char *v
 		else if (strcmp(value, "never") == 0)
 			o->color = COLOR_NEVER;
 		else
-			return bad_value("--color", value, "auto, always or never");
+			return bad_value("--color", value, _("auto, always or never"));
 		break;
 	case OPT_LANG:
 		o->lang = i18n_known(value);
@@ -179,7 +180,7 @@ static int apply(const struct command *cmd, enum cmd_option_id id, const char *v
 				       id == OPT_FIX_CONDA_ENV ? FIX_CONDA_ENV : FIX_DOCKERFILE;
 
 		if (o->fix_output != FIX_REPORT && o->fix_output != want) {
-			cmd_error("gpudoctor: --script, --requirements, --conda-env and --dockerfile exclude each other");
+			cmd_error(_("gpudoctor: --script, --requirements, --conda-env and --dockerfile exclude each other"));
 			return -1;
 		}
 		o->fix_output = want;
@@ -187,7 +188,7 @@ static int apply(const struct command *cmd, enum cmd_option_id id, const char *v
 	}
 	case OPT_FIX_VENV:
 		if (!value[0]) {
-			cmd_error("gpudoctor: --venv needs a directory");
+			cmd_error(_("gpudoctor: --venv needs a directory"));
 			return -1;
 		}
 		o->fix_venv = value;
@@ -289,11 +290,11 @@ static void not_taken(const struct command *cmd, const struct command *const *al
 
 	for (size_t c = 0; arg[0] == '-' && arg[1] == '-' && c < nall; c++) {
 		if (find_in(all[c], name, len)) {
-			cmd_error("gpudoctor: '%s' does not take --%.*s", cmd->name, (int)len, name);
+			cmd_error(_("gpudoctor: '%s' does not take --%.*s"), cmd->name, (int)len, name);
 			return;
 		}
 	}
-	cmd_error("gpudoctor: unknown option '%s'", arg);
+	cmd_error(_("gpudoctor: unknown option '%s'"), arg);
 }
 
 /* getopt's answer as an option id: a short letter is the option's that has it, the rest are ids already. */
@@ -348,7 +349,7 @@ int cmd_options_parse(const struct command *cmd, const struct command *const *al
 	optind = 0;	/* glibc: 0 starts a fresh scan */
 	while ((c = getopt_long(argc, argv, shortopts, longopts, &index)) != -1) {
 		if (c == ':') {
-			cmd_error("gpudoctor: option '%.*s' needs a value", (int)strcspn(argv[optind - 1], "="),
+			cmd_error(_("gpudoctor: option '%.*s' needs a value"), (int)strcspn(argv[optind - 1], "="),
 				  argv[optind - 1]);
 			goto usage;
 		}
@@ -357,8 +358,12 @@ int cmd_options_parse(const struct command *cmd, const struct command *const *al
 			goto usage;
 		}
 		if (optarg && value_missing(all, nall, optarg)) {
-			cmd_error("gpudoctor: option '--%s' needs a value%s%s%s", longopts[index].name,
-				  optarg[0] ? " (got the option '" : "", optarg, optarg[0] ? "')" : "");
+			/* two whole sentences, not pieces, so that each translates */
+			if (optarg[0])
+				cmd_error(_("gpudoctor: option '--%s' needs a value (got the option '%s')"),
+					  longopts[index].name, optarg);
+			else
+				cmd_error(_("gpudoctor: option '--%s' needs a value"), longopts[index].name);
 			goto usage;
 		}
 		if (apply(cmd, letter_id(cmd, c), optarg, o) < 0)
@@ -368,12 +373,12 @@ int cmd_options_parse(const struct command *cmd, const struct command *const *al
 	o->args = argv + optind;
 	o->nargs = argc - optind;
 	if (o->nargs > 0 && !cmd->operands && !o->help) {
-		cmd_error("gpudoctor %s: unexpected argument '%s'", cmd->name, o->args[0]);
+		cmd_error(_("gpudoctor %s: unexpected argument '%s'"), cmd->name, o->args[0]);
 		goto usage;
 	}
 	return 0;
 usage:
-	fprintf(stderr, "try 'gpudoctor %s --help'\n", cmd->name);
+	fprintf(stderr, _("try 'gpudoctor %s --help'\n"), cmd->name);
 	return -1;
 }
 
@@ -381,6 +386,32 @@ usage:
 static void wrap(FILE *out, const char *text, int col, int hang, int width)
 {
 	const char *p = text;
+
+	if (i18n_active()) {
+		/*
+		 * A translation: textfmt's wrapping, by display columns, breaking between Chinese characters,
+		 * one paragraph ("\n\n") at a time. English keeps the loop below, byte for byte.
+		 */
+		struct textfmt t = { out, false, width };
+
+		while (*p) {
+			const char *brk = strstr(p, "\n\n");
+			size_t len = brk ? (size_t)(brk - p) : strlen(p);
+			char *para = strndup(p, len);
+
+			if (!para)
+				return;
+			tf_wrap_at(&t, col, hang, para);
+			free(para);
+			if (!brk)
+				return;
+			fputc('\n', out);
+			col = 0;
+			p = brk + 2;
+		}
+		fputc('\n', out);
+		return;
+	}
 
 	while (*p) {
 		size_t w = strcspn(p, " \n");
@@ -411,12 +442,12 @@ static void wrap(FILE *out, const char *text, int col, int hang, int width)
 static void option_help(FILE *out, const struct command *cmd, const struct cmd_option *opt)
 {
 	char left[64];
-	const char *help = opt->help;
+	const char *help = i18n_text(opt->help);
 
 	if (!help)
 		return;	/* an alias */
 	if (opt->id == OPT_FORMAT)
-		help = cmd->markdown ? "text (default), json or markdown" : "text (default) or json";
+		help = cmd->markdown ? _("text (default), json or markdown") : _("text (default) or json");
 	snprintf(left, sizeof(left), "  %s%c%s--%s%s%s", opt->letter ? "-" : "", opt->letter ? opt->letter : ' ',
 		 opt->letter ? ", " : "", opt->name, opt->value ? " " : "", opt->value ? opt->value : "");
 	if (!opt->letter)
@@ -434,14 +465,14 @@ static void option_help(FILE *out, const struct command *cmd, const struct cmd_o
 /* See options.h: aliases (options without help) are not listed; global options come last. */
 void cmd_help(FILE *out, const struct command *cmd)
 {
-	fprintf(out, "usage: %s\n\n", cmd->usage);
-	wrap(out, cmd->description, 0, 0, 80);
-	fprintf(out, "\noptions:\n");
+	fprintf(out, _("usage: %s\n\n"), cmd->usage);
+	wrap(out, i18n_text(cmd->description), 0, 0, 80);
+	fputs(_("\noptions:\n"), out);
 	for (const struct cmd_option_group *const *g = cmd->groups; *g; g++)
 		for (size_t i = 0; i < (*g)->count; i++)
 			option_help(out, cmd, &(*g)->options[i]);
 	for (size_t i = 0; i < cmd_global_options.count; i++)
 		option_help(out, cmd, &cmd_global_options.options[i]);
 	if (cmd->epilogue)
-		fprintf(out, "\n%s", cmd->epilogue);
+		fprintf(out, "\n%s", i18n_text(cmd->epilogue));
 }

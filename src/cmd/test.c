@@ -2,6 +2,7 @@
  * test.c - `gpudoctor test`: prove each GPU computes correctly.
  */
 #include "cmd/compute_cmd.h"
+#include "util/i18n.h"
 
 static int run_test(const struct cmd_options *opts)
 {
@@ -13,7 +14,7 @@ static const struct cmd_option_group *const groups[] = { &cmd_machine_options, &
 const struct command cmd_test = {
 	.name = "test",
 	.run = run_test,
-	.summary = "prove each GPU computes correctly (kernels, copies, matmuls)",
+	.summary = N_("prove each GPU computes correctly (kernels, copies, matmuls)"),
 	.usage = "gpudoctor test [options]",
 	.description = "For each GPU, through the CUDA driver (no Python, no toolkit): JIT-compiles small PTX "
 		       "kernels, checks every word a kernel writes, a host -> device -> device -> host round trip "

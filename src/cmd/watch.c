@@ -17,6 +17,7 @@
 #include "cmd/watcher.h"
 #include "report/report_watch.h"
 #include "util/clock.h"
+#include "util/i18n.h"
 
 #define WATCH_INTERVAL_S 1.0
 
@@ -90,9 +91,9 @@ static int run_watch(const struct cmd_options *opts)
 }
 
 static const struct cmd_option watch_only[] = {
-	{ "interval", 'i', "SECONDS", OPT_INTERVAL, "between samples (default 1)" },
-	{ "count", 0, "N", OPT_COUNT, "stop after N samples (default: until q, Ctrl-C or the end of the pipe)" },
-	{ "plain", 0, NULL, OPT_PLAIN, "lines even on a terminal, instead of the full-screen view" },
+	{ "interval", 'i', "SECONDS", OPT_INTERVAL, N_("between samples (default 1)") },
+	{ "count", 0, "N", OPT_COUNT, N_("stop after N samples (default: until q, Ctrl-C or the end of the pipe)") },
+	{ "plain", 0, NULL, OPT_PLAIN, N_("lines even on a terminal, instead of the full-screen view") },
 };
 static CMD_OPTION_GROUP(watch_options, watch_only);
 
@@ -101,7 +102,7 @@ static const struct cmd_option_group *const groups[] = { &watch_options, &watche
 const struct command cmd_watch = {
 	.name = "watch",
 	.run = run_watch,
-	.summary = "the GPUs live: load, memory, heat, processes, what is wrong",
+	.summary = N_("the GPUs live: load, memory, heat, processes, what is wrong"),
 	.usage = "gpudoctor watch [options]",
 	.description = "Samples every GPU once per interval from one long-lived helper process: utilisation, "
 		       "memory, temperature, power, clocks, fan, P-state, slowdown reasons, the PCIe link, ECC "

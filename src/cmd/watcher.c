@@ -8,6 +8,7 @@
 #include "cmd/watcher.h"
 #include "cmd/options.h"
 #include "util/clock.h"
+#include "util/i18n.h"
 
 /* The doctor's one-sample families, then the watcher's; the order is the report's. */
 static const struct rule_family *const watch_families[] = {
@@ -88,11 +89,11 @@ void watcher_sleep_until(double deadline_ms)
 }
 
 static const struct cmd_option machine_only[] = {
-	{ "root", 0, "DIR", OPT_ROOT, "look at the machine whose files are under DIR instead of / (nothing from "
-	  "it is loaded without --load-root-libraries)" },
-	{ "load-root-libraries", 0, NULL, OPT_LOAD_ROOT_LIBS, "under --root, load and call the image's driver "
-	  "libraries (only for an image you trust)" },
-	{ "timeout", 0, "SECONDS", OPT_TIMEOUT, "one driver call's deadline (default 2): a call past it is a "
-	  "finding, and the next sample starts a fresh helper" },
+	{ "root", 0, "DIR", OPT_ROOT, N_("look at the machine whose files are under DIR instead of / (nothing from "
+	  "it is loaded without --load-root-libraries)") },
+	{ "load-root-libraries", 0, NULL, OPT_LOAD_ROOT_LIBS, N_("under --root, load and call the image's driver "
+	  "libraries (only for an image you trust)") },
+	{ "timeout", 0, "SECONDS", OPT_TIMEOUT, N_("one driver call's deadline (default 2): a call past it is a "
+	  "finding, and the next sample starts a fresh helper") },
 };
 CMD_OPTION_GROUP(watcher_machine_options, machine_only);

@@ -37,7 +37,7 @@ const char *i18n_known(const char *name)
 /* See i18n.h. */
 const char *i18n_choices(void)
 {
-	return "en or zh_CN (also zh, zh_CN.UTF-8)";
+	return _("en or zh_CN (also zh, zh_CN.UTF-8)");
 }
 
 static const char *env_get(char *const *envp, const char *name)
