@@ -22,7 +22,7 @@ static void verdict_lines(struct textfmt *t, const struct compute_view *v)
 	const struct compute_gpu *g = v->gpu;
 
 	tf_wrapf(t, 2, 8, "%s%s%s  %s", tf_c(t, v->pass ? TF_GREEN : TF_RED), v->pass ? "PASS" : "FAIL", tf_c(t, TF_RESET),
-		 v->verdict);
+		 v->verdict_local[0] ? v->verdict_local : v->verdict);
 	if (g->jit_log[0]) {
 		tf_line(t, 2, "%s", _("the driver's JIT log:"));
 		tf_wrap(t, 4, 4, g->jit_log);
@@ -34,6 +34,15 @@ static void verdict_lines(struct textfmt *t, const struct compute_view *v)
 			v->ecc_after >= 0 ? v->ecc_after : v->ecc_before);
 }
 
+/* Spaces that pad text to cols display columns: printf's widths count bytes, and a CJK character is 3 bytes, 2 columns. */
+static int pad(const char *text, int cols)
+{
+	int w = tf_width(text);
+
+	return w < cols ? cols - w : 0;
+}
+
+/* One measurement; what is a check name (N_-marked English, shown translated), padded by display columns. */
 static void measure_line(struct textfmt *t, const char *what, const struct measure *m, const char *unit, double peak,
 			 bool fake)
 {
@@ -41,13 +50,14 @@ static void measure_line(struct textfmt *t, const char *what, const struct measu
 
 	if (m->n == 0)
 		return;
+	what = i18n_text(what);
 	if (fake) {
-		tf_line(t, 2, "%-26s %s", what, _("(fake driver: not a measurement)"));
+		tf_line(t, 2, "%s%*s %s", what, pad(what, 26), "", _("(fake driver: not a measurement)"));
 		return;
 	}
 	if (peak > 0)
 		snprintf(pct, sizeof(pct), _("%5.1f%% of %.6g"), 100.0 * m->median / peak, peak);
-	tf_line(t, 2, "%-26s %9.2f %-6s %9.2f-%-9.2f %s", what, m->median, unit, m->min, m->max, pct);
+	tf_line(t, 2, "%s%*s %9.2f %-6s %9.2f-%-9.2f %s", what, pad(what, 26), "", m->median, unit, m->min, m->max, pct);
 }
 
 static void bench_lines(struct textfmt *t, const struct compute_report *r, const struct compute_view *v)
@@ -59,13 +69,14 @@ static void bench_lines(struct textfmt *t, const struct compute_report *r, const
 
 	if (!g->benched)
 		return;
-	tf_line(t, 2, "%s%-26s %9s %-6s %19s %s%s", tf_c(t, TF_DIM), "", _("median"), "", _("min-max"), _("of peak"),
-		tf_c(t, TF_RESET));
-	measure_line(t, "host -> device, pinned", &g->h2d_pinned, "GB/s", 0, fake);
-	measure_line(t, "device -> host, pinned", &g->d2h_pinned, "GB/s", 0, fake);
-	measure_line(t, "host -> device, pageable", &g->h2d_pageable, "GB/s", 0, fake);
-	measure_line(t, "device -> host, pageable", &g->d2h_pageable, "GB/s", 0, fake);
-	measure_line(t, "device copy (read+write)", &g->d2d, "GB/s", v->peaks.mem_bw, fake);
+	/* the headings right-aligned over their columns, by display width (translated ones are CJK) */
+	tf_line(t, 2, "%s%-26s %*s%s %-6s %*s%s %s%s", tf_c(t, TF_DIM), "", pad(_("median"), 9), "", _("median"), "",
+		pad(_("min-max"), 19), "", _("min-max"), _("of peak"), tf_c(t, TF_RESET));
+	measure_line(t, N_("host -> device, pinned"), &g->h2d_pinned, "GB/s", 0, fake);
+	measure_line(t, N_("device -> host, pinned"), &g->d2h_pinned, "GB/s", 0, fake);
+	measure_line(t, N_("host -> device, pageable"), &g->h2d_pageable, "GB/s", 0, fake);
+	measure_line(t, N_("device -> host, pageable"), &g->d2h_pageable, "GB/s", 0, fake);
+	measure_line(t, N_("device copy (read+write)"), &g->d2d, "GB/s", v->peaks.mem_bw, fake);
 	measure_line(t, "FP32 FMA (PTX)", &g->fma, "TFLOPS", v->peaks.fp32, fake);
 	for (int k = 0; k < GEMM_KINDS; k++) {
 		char what[48];
@@ -98,8 +109,8 @@ void report_text_compute(FILE *out, const struct compute_report *r, bool bench, 
 	for (int i = 0; i < r->n; i++)
 		failed += !r->views[i].pass;
 	if (r->failure[0])
-		tf_wrapf(&t, 0, 2, "gpudoctor %s: %sFAIL%s - %s", bench ? "bench" : "test", tf_c(&t, TF_RED),
-			 tf_c(&t, TF_RESET), r->failure);
+		tf_wrapf(&t, 0, 2, _("gpudoctor %s: %sFAIL%s - %s"), bench ? "bench" : "test", tf_c(&t, TF_RED),
+			 tf_c(&t, TF_RESET), r->failure_local[0] ? r->failure_local : r->failure);
 	else
 		/* The GPU count's English plural suffix is an argument: zh_CN swallows it with %.0s. */
 		fprintf(out, _("gpudoctor %s: %s%s%s - %d of %d GPU%s %s\n"), bench ? "bench" : "test",
