@@ -302,7 +302,12 @@ static void runtime_lines(struct textfmt *t, const struct facts *f, int detail)
 		fprintf(t->out, "%s\n", rt->status.reason[0] ? i18n_text(rt->status.reason) : _("driver not called"));
 		return;
 	}
-	if (rt->hung || rt->crashed) {
+	if (rt->crashed) {	/* the probe's reason, formatted again from its parts in the reports' language */
+		fprintf(t->out, _("%s crashed the helper (signal %d)"), rt->last_call, rt->signal);
+		fputc('\n', t->out);
+		return;
+	}
+	if (rt->hung) {
 		fprintf(t->out, "%s\n", i18n_text(rt->status.reason));
 		return;
 	}
