@@ -1,4 +1,5 @@
 #include "cmd/compute_cmd.h"
+#include "util/i18n.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,7 +82,7 @@ static int compute_and_report(const struct cmd_options *opts, struct machine *m,
 		return EXIT_NOT_READY;
 	}
 	if (!m->fs.live)
-		str_copy(xid_note, sizeof(xid_note), "the kernel log was not watched (--root)");
+		str_copy(xid_note, sizeof(xid_note), N_("the kernel log was not watched (--root)")); /* JSON English, text translated */
 	else
 		kmsg_watch_start(&watch, xid_note, sizeof(xid_note));
 	show_progress = opts->format != FORMAT_JSON && isatty(STDERR_FILENO);

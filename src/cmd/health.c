@@ -44,18 +44,26 @@ static void on_overrun(int sig)
 /*
  * The whole run's budget: past it the line says so and the process ends with "unknown". The driver probe
  * gets a quarter of it per call (and, as always, three calls' worth in all), so it gives up and kills its
- * helper process before the alarm; the alarm is for what no deadline covers.
+ * helper process before the alarm; the alarm is for what no deadline covers. local: the line's prose in
+ * the text reports' language (see use_local).
  */
-static void arm_budget(double budget_s, bool json)
+static void arm_budget(double budget_s, bool json, bool local)
 {
 	struct itimerval t = { { 0, 0 }, { (long)budget_s, (long)((budget_s - (long)budget_s) * 1e6) } };
 	struct sigaction sa;
 
-	str_printf(overrun_line, sizeof(overrun_line),
-		   json ? "{\"schema\": \"gpudoctor.health/1\", \"status\": \"unknown\", \"message\": "
-			  "\"unknown: the check did not finish within %.1f s\"}\n"
-			: "unknown: the check did not finish within %.1f s\n",
-		   budget_s);
+	if (local) {	/* the status word stays English, outside the msgid */
+		char prose[96];
+
+		str_printf(prose, sizeof(prose), _("the check did not finish within %.1f s"), budget_s);
+		str_printf(overrun_line, sizeof(overrun_line), "unknown: %s\n", prose);
+	} else {
+		str_printf(overrun_line, sizeof(overrun_line),
+			   json ? "{\"schema\": \"gpudoctor.health/1\", \"status\": \"unknown\", \"message\": "
+				  "\"unknown: the check did not finish within %.1f s\"}\n"
+				: "unknown: the check did not finish within %.1f s\n",
+			   budget_s);
+	}
 	overrun_len = strlen(overrun_line);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_overrun;
@@ -149,6 +157,16 @@ static int status_exit(enum node_status s)
 	return s == NODE_HEALTHY ? EXIT_READY : s == NODE_UNHEALTHY ? EXIT_NOT_READY : EXIT_USAGE;
 }
 
+/*
+ * Whether the line's prose follows the text reports' language: only for a person reading it. --npd's
+ * message becomes a node condition, --slurm's a drain reason, both stored by the scheduler and shown to
+ * every admin (and --npd has 80 bytes, a third of them in Chinese): those and JSON stay English.
+ */
+static bool use_local(const struct cmd_options *o)
+{
+	return o->format != FORMAT_JSON && !o->npd && !o->slurm && i18n_active();
+}
+
 static int run_health(const struct cmd_options *given)
 {
 	struct cmd_options opts = *given;
@@ -162,7 +180,7 @@ static int run_health(const struct cmd_options *given)
 	FILE *out;
 	int status;
 
-	arm_budget(budget, given->format == FORMAT_JSON);
+	arm_budget(budget, given->format == FORMAT_JSON, use_local(given));
 	opts.timeout_s = budget / 4;
 	opts.fast = true;	/* never run an interpreter: the node's layers only */
 	opts.deep = false;
@@ -176,7 +194,10 @@ static int run_health(const struct cmd_options *given)
 	rules_run(facts, &d);
 	node_health_judge(facts, &d, &h);
 	status = status_exit(h.status);
-	report_health_line(line, sizeof(line), &h, facts);
+	if (use_local(given))
+		report_health_line_local(line, sizeof(line), &h, facts);
+	else
+		report_health_line(line, sizeof(line), &h, facts);
 	if (given->slurm)
 		status = act_on_slurm(given, budget, &h, status, line, sizeof(line));
 	disarm_budget();

@@ -58,10 +58,10 @@ double compute_elapsed(struct session *s, CUevent start, CUevent end)
 	float ms = -1;
 
 	compute_mark(s, "cuEventSynchronize");
-	if (!compute_ok(s, "timing", s->cu.event_sync(end)))
+	if (!compute_ok(s, N_("timing"), s->cu.event_sync(end)))
 		return -1;
 	compute_mark(s, "cuEventElapsedTime");
-	if (!compute_ok(s, "timing", s->cu.event_elapsed(&ms, start, end)))
+	if (!compute_ok(s, N_("timing"), s->cu.event_elapsed(&ms, start, end)))
 		return -1;
 	return ms;
 }

@@ -8,6 +8,7 @@
 #include "compute/compute.h"
 #include "nvidia/cublas.h"
 #include "nvidia/cuda.h"
+#include "util/i18n.h"	/* step names are N_()-marked: the judge translates them for the text report */
 
 struct session {
 	struct compute_run *run;

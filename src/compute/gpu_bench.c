@@ -117,7 +117,7 @@ static double do_copy(struct session *s, void *ctx)
 		compute_mark(s, "cuMemcpyDtoD_v2");
 		r = s->cu.dtod(c->b, c->a, c->bytes);
 	}
-	if (!compute_ok(s, "copy bandwidth", r))
+	if (!compute_ok(s, N_("copy bandwidth"), r))
 		return 0;
 	return c->kind == 2 ? 2.0 * (double)c->bytes : (double)c->bytes;	/* device copies read and write */
 }
@@ -143,7 +143,7 @@ static bool bench_copies(struct session *s)
 		bytes /= 2;
 	compute_progress(s, "GPU %d: host <-> device bandwidth", g->ordinal);
 	compute_mark(s, "cuMemAlloc_v2");
-	if (!compute_ok(s, "allocating device memory", s->cu.alloc(&c.a, bytes)))
+	if (!compute_ok(s, N_("allocating device memory"), s->cu.alloc(&c.a, bytes)))
 		goto done;
 	c.bytes = bytes;
 	if (!(pageable = malloc(bytes)))
@@ -158,18 +158,18 @@ static bool bench_copies(struct session *s)
 	}
 	c.host = pageable;
 	c.kind = 0;
-	if (!time_reps(s, "copy bandwidth", do_copy, &c, 1e9, &g->h2d_pageable))
+	if (!time_reps(s, N_("copy bandwidth"), do_copy, &c, 1e9, &g->h2d_pageable))
 		goto done;
 	c.kind = 1;
-	if (!time_reps(s, "copy bandwidth", do_copy, &c, 1e9, &g->d2h_pageable))
+	if (!time_reps(s, N_("copy bandwidth"), do_copy, &c, 1e9, &g->d2h_pageable))
 		goto done;
 	if (pinned) {
 		c.host = pinned;
 		c.kind = 0;
-		if (!time_reps(s, "copy bandwidth", do_copy, &c, 1e9, &g->h2d_pinned))
+		if (!time_reps(s, N_("copy bandwidth"), do_copy, &c, 1e9, &g->h2d_pinned))
 			goto done;
 		c.kind = 1;
-		if (!time_reps(s, "copy bandwidth", do_copy, &c, 1e9, &g->d2h_pinned))
+		if (!time_reps(s, N_("copy bandwidth"), do_copy, &c, 1e9, &g->d2h_pinned))
 			goto done;
 	}
 	/* device to device: as large as fits, two buffers */
@@ -182,15 +182,15 @@ static bool bench_copies(struct session *s)
 		bytes /= 2;
 	compute_progress(s, "GPU %d: device -> device bandwidth", g->ordinal);
 	compute_mark(s, "cuMemAlloc_v2");
-	if (!compute_ok(s, "allocating device memory", s->cu.alloc(&c.a, bytes)) ||
-	    !compute_ok(s, "allocating device memory", s->cu.alloc(&c.b, bytes)))
+	if (!compute_ok(s, N_("allocating device memory"), s->cu.alloc(&c.a, bytes)) ||
+	    !compute_ok(s, N_("allocating device memory"), s->cu.alloc(&c.b, bytes)))
 		goto done;
 	c.bytes = bytes;
 	c.kind = 2;
 	compute_mark(s, "cuMemsetD32_v2");
-	if (s->cu.memset32 && !compute_ok(s, "copy bandwidth", s->cu.memset32(c.a, 0x3f3504f3u, bytes / 4)))
+	if (s->cu.memset32 && !compute_ok(s, N_("copy bandwidth"), s->cu.memset32(c.a, 0x3f3504f3u, bytes / 4)))
 		goto done;
-	ok = time_reps(s, "copy bandwidth", do_copy, &c, 1e9, &g->d2d);
+	ok = time_reps(s, N_("copy bandwidth"), do_copy, &c, 1e9, &g->d2d);
 done:
 	compute_mark(s, "cuMemFree_v2");
 	if (c.a)
@@ -214,7 +214,7 @@ static double do_fma(struct session *s, void *ctx)
 	void *params[2] = { &f->out, &f->iters };
 
 	compute_mark(s, "cuLaunchKernel");
-	if (!compute_ok(s, "FP32 throughput", s->cu.launch(s->fma, f->blocks, 1, 1, f->threads, 1, 1, 0, NULL, params, NULL)))
+	if (!compute_ok(s, N_("FP32 throughput"), s->cu.launch(s->fma, f->blocks, 1, 1, f->threads, 1, 1, 0, NULL, params, NULL)))
 		return 0;
 	return 64.0 * f->iters * f->blocks * f->threads;
 }
@@ -228,9 +228,9 @@ static bool bench_fma(struct session *s)
 
 	compute_progress(s, "GPU %d: FP32 throughput", g->ordinal);
 	compute_mark(s, "cuMemAlloc_v2");
-	if (!compute_ok(s, "allocating device memory", s->cu.alloc(&f.out, (size_t)f.blocks * f.threads * 4)))
+	if (!compute_ok(s, N_("allocating device memory"), s->cu.alloc(&f.out, (size_t)f.blocks * f.threads * 4)))
 		return false;
-	ok = time_reps(s, "FP32 throughput", do_fma, &f, 1e12, &g->fma);
+	ok = time_reps(s, N_("FP32 throughput"), do_fma, &f, 1e12, &g->fma);
 	compute_mark(s, "cuMemFree_v2");
 	s->cu.free(f.out);
 	return ok;
@@ -276,7 +276,7 @@ static bool upload_matrix(struct session *s, CUdeviceptr dst, int n, int type, u
 		}
 	}
 	compute_mark(s, "cuMemcpyHtoD_v2");
-	ok = compute_ok(s, "GEMM", s->cu.htod(dst, host, count * elem));
+	ok = compute_ok(s, N_("GEMM"), s->cu.htod(dst, host, count * elem));
 	free(host);
 	return ok;
 }
@@ -305,13 +305,13 @@ static void bench_gemm_kind(struct session *s, struct gemm *m, int kind)
 	g->gemm_size[kind] = n;
 	compute_progress(s, "GPU %d: GEMM %s %dx%d", g->ordinal, kinds[kind].name, n, n);
 	compute_mark(s, "cuMemAlloc_v2");
-	if (!compute_ok(s, "allocating device memory", s->cu.alloc(&m->a, (size_t)n * n * elem)) ||
-	    !compute_ok(s, "allocating device memory", s->cu.alloc(&m->b, (size_t)n * n * elem)) ||
-	    !compute_ok(s, "allocating device memory", s->cu.alloc(&m->c, (size_t)n * n * elem)))
+	if (!compute_ok(s, N_("allocating device memory"), s->cu.alloc(&m->a, (size_t)n * n * elem)) ||
+	    !compute_ok(s, N_("allocating device memory"), s->cu.alloc(&m->b, (size_t)n * n * elem)) ||
+	    !compute_ok(s, N_("allocating device memory"), s->cu.alloc(&m->c, (size_t)n * n * elem)))
 		goto done;
 	if (!upload_matrix(s, m->a, n, m->type, 21 + (unsigned)kind) || !upload_matrix(s, m->b, n, m->type, 42 + (unsigned)kind))
 		goto done;
-	if (!time_reps(s, "GEMM", do_gemm, m, 1e12, &g->gemm[kind]) && m->status != 0)
+	if (!time_reps(s, N_("GEMM"), do_gemm, m, 1e12, &g->gemm[kind]) && m->status != 0)
 		str_printf(g->gemm_error[kind], sizeof(g->gemm_error[kind]), "cublasGemmEx returned status %d", m->status);
 done:
 	compute_mark(s, "cuMemFree_v2");
@@ -340,9 +340,9 @@ static void bench_seeds(struct session *s)
 	m.compute = CUBLAS_COMPUTE_32F;
 	compute_progress(s, "GPU %d: the guides' 1024x1024x100 measurement", g->ordinal);
 	compute_mark(s, "cuMemAlloc_v2");
-	if (!compute_ok(s, "allocating device memory", s->cu.alloc(&m.a, 1024u * 1024 * 4)) ||
-	    !compute_ok(s, "allocating device memory", s->cu.alloc(&m.b, 1024u * 1024 * 4)) ||
-	    !compute_ok(s, "allocating device memory", s->cu.alloc(&m.c, 1024u * 1024 * 4)) ||
+	if (!compute_ok(s, N_("allocating device memory"), s->cu.alloc(&m.a, 1024u * 1024 * 4)) ||
+	    !compute_ok(s, N_("allocating device memory"), s->cu.alloc(&m.b, 1024u * 1024 * 4)) ||
+	    !compute_ok(s, N_("allocating device memory"), s->cu.alloc(&m.c, 1024u * 1024 * 4)) ||
 	    !upload_matrix(s, m.a, 1024, CUDA_R_32F, 5) || !upload_matrix(s, m.b, 1024, CUDA_R_32F, 6))
 		goto done;
 	t0 = clock_ms();
@@ -353,7 +353,7 @@ static void bench_seeds(struct session *s)
 		if (do_gemm(s, &m) <= 0)
 			goto done;
 	compute_mark(s, "cuCtxSynchronize");
-	if (!compute_ok(s, "GEMM", s->cu.ctx_sync()))
+	if (!compute_ok(s, N_("GEMM"), s->cu.ctx_sync()))
 		goto done;
 	t1 = clock_ms();
 	g->seeds_wall_ms = t1 - t0;

@@ -38,20 +38,20 @@ static bool check_pattern(struct session *s)
 	bool ok = false;
 
 	if (!host)
-		return compute_ok(s, "pattern kernel", CUDA_ERROR_OUT_OF_MEMORY);
+		return compute_ok(s, N_("pattern kernel"), CUDA_ERROR_OUT_OF_MEMORY);
 	compute_progress(s, "GPU %d: pattern kernel", g->ordinal);
 	compute_mark(s, "cuMemAlloc_v2");
-	if (!compute_ok(s, "allocating device memory", s->cu.alloc(&out, (size_t)n * 4)))
+	if (!compute_ok(s, N_("allocating device memory"), s->cu.alloc(&out, (size_t)n * 4)))
 		goto done;
 	compute_mark(s, "cuLaunchKernel");
-	if (!compute_ok(s, "launching the pattern kernel",
+	if (!compute_ok(s, N_("launching the pattern kernel"),
 			s->cu.launch(s->pattern, blocks_for(g, n, 256), 1, 1, 256, 1, 1, 0, NULL, params, NULL)))
 		goto done;
 	compute_mark(s, "cuCtxSynchronize");
-	if (!compute_ok(s, "running the pattern kernel", s->cu.ctx_sync()))
+	if (!compute_ok(s, N_("running the pattern kernel"), s->cu.ctx_sync()))
 		goto done;
 	compute_mark(s, "cuMemcpyDtoH_v2");
-	if (!compute_ok(s, "copying the pattern back", s->cu.dtoh(host, out, (size_t)n * 4)))
+	if (!compute_ok(s, N_("copying the pattern back"), s->cu.dtoh(host, out, (size_t)n * 4)))
 		goto done;
 	g->pattern_words = n;
 	for (unsigned i = 0; i < n; i++) {
@@ -83,7 +83,7 @@ static bool check_copies(struct session *s)
 	bool ok = false;
 
 	if (!src || !back) {
-		compute_ok(s, "copy round trip", CUDA_ERROR_OUT_OF_MEMORY);
+		compute_ok(s, N_("copy round trip"), CUDA_ERROR_OUT_OF_MEMORY);
 		goto done;
 	}
 	compute_progress(s, "GPU %d: copy round trip", g->ordinal);
@@ -93,17 +93,17 @@ static bool check_copies(struct session *s)
 		memcpy(&src[i], &f, 4);
 	}
 	compute_mark(s, "cuMemAlloc_v2");
-	if (!compute_ok(s, "allocating device memory", s->cu.alloc(&a, COPY_BYTES)) ||
-	    !compute_ok(s, "allocating device memory", s->cu.alloc(&b, COPY_BYTES)))
+	if (!compute_ok(s, N_("allocating device memory"), s->cu.alloc(&a, COPY_BYTES)) ||
+	    !compute_ok(s, N_("allocating device memory"), s->cu.alloc(&b, COPY_BYTES)))
 		goto done;
 	compute_mark(s, "cuMemcpyHtoD_v2");
-	if (!compute_ok(s, "copying host to device", s->cu.htod(a, src, COPY_BYTES)))
+	if (!compute_ok(s, N_("copying host to device"), s->cu.htod(a, src, COPY_BYTES)))
 		goto done;
 	compute_mark(s, "cuMemcpyDtoD_v2");
-	if (!compute_ok(s, "copying device to device", s->cu.dtod(b, a, COPY_BYTES)))
+	if (!compute_ok(s, N_("copying device to device"), s->cu.dtod(b, a, COPY_BYTES)))
 		goto done;
 	compute_mark(s, "cuMemcpyDtoH_v2");
-	if (!compute_ok(s, "copying device to host", s->cu.dtoh(back, b, COPY_BYTES)))
+	if (!compute_ok(s, N_("copying device to host"), s->cu.dtoh(back, b, COPY_BYTES)))
 		goto done;
 	g->copy_words = words;
 	for (size_t i = 0; i < words; i++)
@@ -133,7 +133,7 @@ static bool check_matmul(struct session *s)
 	bool ok = false;
 
 	if (!a || !b || !want || !got || !first) {
-		compute_ok(s, "matrix products", CUDA_ERROR_OUT_OF_MEMORY);
+		compute_ok(s, N_("matrix products"), CUDA_ERROR_OUT_OF_MEMORY);
 		goto done;
 	}
 	for (size_t i = 0; i < (size_t)n * n; i++) {
@@ -143,13 +143,13 @@ static bool check_matmul(struct session *s)
 	compute_progress(s, "GPU %d: host reference for the matrix products", g->ordinal);
 	compute_sgemm_reference(a, b, want, n);
 	compute_mark(s, "cuMemAlloc_v2");
-	if (!compute_ok(s, "allocating device memory", s->cu.alloc(&da, bytes)) ||
-	    !compute_ok(s, "allocating device memory", s->cu.alloc(&db, bytes)) ||
-	    !compute_ok(s, "allocating device memory", s->cu.alloc(&dc, bytes)))
+	if (!compute_ok(s, N_("allocating device memory"), s->cu.alloc(&da, bytes)) ||
+	    !compute_ok(s, N_("allocating device memory"), s->cu.alloc(&db, bytes)) ||
+	    !compute_ok(s, N_("allocating device memory"), s->cu.alloc(&dc, bytes)))
 		goto done;
 	compute_mark(s, "cuMemcpyHtoD_v2");
-	if (!compute_ok(s, "copying the matrices", s->cu.htod(da, a, bytes)) ||
-	    !compute_ok(s, "copying the matrices", s->cu.htod(db, b, bytes)))
+	if (!compute_ok(s, N_("copying the matrices"), s->cu.htod(da, a, bytes)) ||
+	    !compute_ok(s, N_("copying the matrices"), s->cu.htod(db, b, bytes)))
 		goto done;
 	g->gemm_n = (int)n;
 	stop = clock_ms() + 1000 * (s->run->stability_s > 0 ? s->run->stability_s : 2.0);
@@ -157,17 +157,17 @@ static bool check_matmul(struct session *s)
 	while (g->gemm_runs < 3 || (clock_ms() < stop && g->gemm_runs < MAX_STABILITY_RUNS)) {
 		compute_progress(s, "GPU %d: matrix product %d (stability)", g->ordinal, g->gemm_runs + 1);
 		compute_mark(s, "cuMemsetD32_v2");
-		if (s->cu.memset32 && !compute_ok(s, "clearing the product", s->cu.memset32(dc, 0x7fc00000u, (size_t)n * n)))
+		if (s->cu.memset32 && !compute_ok(s, N_("clearing the product"), s->cu.memset32(dc, 0x7fc00000u, (size_t)n * n)))
 			goto done;
 		compute_mark(s, "cuLaunchKernel");
-		if (!compute_ok(s, "launching the matrix product",
+		if (!compute_ok(s, N_("launching the matrix product"),
 				s->cu.launch(s->sgemm, (n + 15) / 16, (n + 15) / 16, 1, 16, 16, 1, 0, NULL, params, NULL)))
 			goto done;
 		compute_mark(s, "cuCtxSynchronize");
-		if (!compute_ok(s, "running the matrix product", s->cu.ctx_sync()))
+		if (!compute_ok(s, N_("running the matrix product"), s->cu.ctx_sync()))
 			goto done;
 		compute_mark(s, "cuMemcpyDtoH_v2");
-		if (!compute_ok(s, "copying the product back", s->cu.dtoh(got, dc, bytes)))
+		if (!compute_ok(s, N_("copying the product back"), s->cu.dtoh(got, dc, bytes)))
 			goto done;
 		if (memcmp(got, want, bytes) != 0)
 			g->gemm_wrong++;

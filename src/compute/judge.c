@@ -5,11 +5,14 @@
  */
 #include "compute/judge.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "kb/kb.h"
+#include "util/i18n.h"
 #include "util/str.h"
 
 /* CUDA says "0000:3B:00.0", sysfs "0000:3b:00.0", NVML "00000000:3B:00.0": compare the last 12 characters. */
@@ -97,34 +100,93 @@ static void after_run(struct compute_view *v, const struct facts *after)
 	}
 }
 
+/*
+ * Write fmt (a msgid) with its arguments into en in English, and into local in the text reports' language:
+ * the catalog's text, its %s arguments translated where the catalog has them (the N_-marked step names,
+ * "the helper"); local is "" when no translation is active or it reads the same. The English copy goes to
+ * JSON, which stays English; the text report shows local when it has one.
+ */
+static void say(char *en, size_t en_size, char *local, size_t local_size, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static void say(char *en, size_t en_size, char *local, size_t local_size, const char *fmt, ...)
+{
+	va_list ap;
+	char *l;
+
+	va_start(ap, fmt);
+	vsnprintf(en, en_size, fmt, ap);
+	va_end(ap);
+	va_start(ap, fmt);
+	l = i18n_local_vdupf(en, fmt, ap);
+	va_end(ap);
+	str_copy(local, local_size, l ? l : "");
+	free(l);
+}
+
 static void judge_gpu(struct compute_view *v)
 {
 	const struct compute_gpu *g = v->gpu;
+	char *en = v->verdict, *lo = v->verdict_local;
+	size_t ns = sizeof(v->verdict), nl = sizeof(v->verdict_local);
 
 	v->pass = false;
 	if (g->failed_step[0]) {
-		str_printf(v->verdict, sizeof(v->verdict), "%s failed: %s%s%s", g->failed_step, g->error_name,
-			   g->error_text[0] ? " - " : "", g->error_text);
+		say(en, ns, lo, nl, N_("%s failed: %s%s%s"), g->failed_step, g->error_name, g->error_text[0] ? " - " : "",
+		    g->error_text);
 	} else if (g->pattern_mismatches) {
-		str_printf(v->verdict, sizeof(v->verdict), "wrong results: %lu of %lu words the kernel wrote are wrong "
-			   "(first at index %ld: 0x%08x, expected 0x%08x)", g->pattern_mismatches, g->pattern_words,
-			   g->first_bad, g->got, g->want);
+		say(en, ns, lo, nl, N_("wrong results: %lu of %lu words the kernel wrote are wrong (first at index %ld: "
+		    "0x%08x, expected 0x%08x)"), g->pattern_mismatches, g->pattern_words, g->first_bad, g->got, g->want);
 	} else if (g->copy_mismatches) {
-		str_printf(v->verdict, sizeof(v->verdict), "corrupted copies: %lu of %lu words came back different",
-			   g->copy_mismatches, g->copy_words);
+		say(en, ns, lo, nl, N_("corrupted copies: %lu of %lu words came back different"), g->copy_mismatches,
+		    g->copy_words);
 	} else if (g->gemm_wrong || g->gemm_unstable) {
-		str_printf(v->verdict, sizeof(v->verdict), "matrix products: %d of %d differ from the exact result, %d "
-			   "from the first run", g->gemm_wrong, g->gemm_runs, g->gemm_unstable);
+		say(en, ns, lo, nl, N_("matrix products: %d of %d differ from the exact result, %d from the first run"),
+		    g->gemm_wrong, g->gemm_runs, g->gemm_unstable);
 	} else if (v->ecc_before >= 0 && v->ecc_after > v->ecc_before) {
-		str_printf(v->verdict, sizeof(v->verdict), "uncorrectable ECC errors rose from %lld to %lld during the run",
-			   v->ecc_before, v->ecc_after);
+		say(en, ns, lo, nl, N_("uncorrectable ECC errors rose from %lld to %lld during the run"), v->ecc_before,
+		    v->ecc_after);
 	} else if (v->remap_pending_after > 0 && v->remap_pending_before <= 0) {
-		str_copy(v->verdict, sizeof(v->verdict), "a memory row remapping became pending during the run");
+		say(en, ns, lo, nl, "%s", N_("a memory row remapping became pending during the run"));
 	} else {
 		v->pass = true;
-		str_printf(v->verdict, sizeof(v->verdict), "computes correctly: %lu pattern words, %lu copied words and "
-			   "%d matrix products (%dx%d) exact", g->pattern_words, g->copy_words, g->gemm_runs, g->gemm_n,
-			   g->gemm_n);
+		say(en, ns, lo, nl, N_("computes correctly: %lu pattern words, %lu copied words and %d matrix products "
+		    "(%dx%d) exact"), g->pattern_words, g->copy_words, g->gemm_runs, g->gemm_n, g->gemm_n);
+	}
+}
+
+/* The run's failure: why it stopped, or why the driver never ran. */
+static void judge_run(struct compute_report *out, const struct compute_run *run, const struct isolate_outcome *how)
+{
+	char *en = out->failure, *lo = out->failure_local;
+	size_t ns = sizeof(out->failure), nl = sizeof(out->failure_local);
+	const char *call = run->last_call[0] ? run->last_call : N_("the helper");
+
+	if (how->hung)
+		say(en, ns, lo, nl, N_("%s did not return within %g s (--timeout, the deadline of one driver call): the "
+		    "driver or a GPU hangs"), call, run->call_s);
+	else if (how->over_budget)
+		say(en, ns, lo, nl, N_("the run did not finish within its budget of %g s (--max-time); every driver call "
+		    "returned in time, so the GPU is slow or the budget short, not hung"), run->total_s);
+	else if (how->crashed)
+		say(en, ns, lo, nl, N_("%s crashed the helper (signal %d)"), call, how->signal);
+	else if (!run->loaded)
+		say(en, ns, lo, nl, N_("cannot load the CUDA driver: %s"), run->load_error);
+	else if (run->init != 0)
+		say(en, ns, lo, nl, N_("cuInit failed: %s (%d)"), run->init_name[0] ? run->init_name : "error", run->init);
+	else if (run->ngpus == 0)
+		say(en, ns, lo, nl, "%s", N_("CUDA sees no GPU"));
+	if (how->stuck) {
+		char sen[240], slo[480];
+		size_t n = strlen(en), m;
+
+		say(sen, sizeof(sen), slo, sizeof(slo), N_("the helper (pid %d) did not exit when killed (state %c): it is "
+		    "stuck in the kernel, in the driver"), how->pid, how->state);
+		if (slo[0] && n && !lo[0])
+			str_copy(lo, nl, en);	/* the first part read the same in either language */
+		m = strlen(lo);
+		str_printf(en + n, ns - n, "%s%s", n ? "; " : "", sen);
+		if (slo[0])
+			str_printf(lo + m, nl - m, "%s%s", m ? _("; ") : "", slo);
 	}
 }
 
@@ -139,31 +201,7 @@ void compute_judge(const struct compute_run *run, const struct isolate_outcome *
 	out->run = run;
 	out->how = *how;
 	out->pass = true;
-	if (how->hung) {
-		str_printf(out->failure, sizeof(out->failure), "%s did not return within %g s (--timeout, the deadline "
-			   "of one driver call): the driver or a GPU hangs", run->last_call[0] ? run->last_call : "the helper",
-			   run->call_s);
-	} else if (how->over_budget) {
-		str_printf(out->failure, sizeof(out->failure), "the run did not finish within its budget of %g s "
-			   "(--max-time); every driver call returned in time, so the GPU is slow or the budget short, "
-			   "not hung", run->total_s);
-	} else if (how->crashed) {
-		str_printf(out->failure, sizeof(out->failure), "%s crashed the helper (signal %d)",
-			   run->last_call[0] ? run->last_call : "the helper", how->signal);
-	} else if (!run->loaded) {
-		str_printf(out->failure, sizeof(out->failure), "cannot load the CUDA driver: %s", run->load_error);
-	} else if (run->init != 0) {
-		str_printf(out->failure, sizeof(out->failure), "cuInit failed: %s (%d)",
-			   run->init_name[0] ? run->init_name : "error", run->init);
-	} else if (run->ngpus == 0) {
-		str_copy(out->failure, sizeof(out->failure), "CUDA sees no GPU");
-	}
-	if (how->stuck) {
-		size_t n = strlen(out->failure);
-
-		str_printf(out->failure + n, sizeof(out->failure) - n, "%sthe helper (pid %d) did not exit when killed "
-			   "(state %c): it is stuck in the kernel, in the driver", n ? "; " : "", how->pid, how->state);
-	}
+	judge_run(out, run, how);
 	if (out->failure[0])
 		out->pass = false;
 	for (int i = 0; i < run->ngpus; i++) {
@@ -180,7 +218,8 @@ void compute_judge(const struct compute_run *run, const struct isolate_outcome *
 		/* a helper killed part-way through a GPU leaves it unjudged, not passed */
 		if ((how->hung || how->over_budget || how->crashed) && v->pass) {
 			v->pass = false;
-			str_copy(v->verdict, sizeof(v->verdict), "not finished: the helper stopped");
+			say(v->verdict, sizeof(v->verdict), v->verdict_local, sizeof(v->verdict_local), "%s",
+			    N_("not finished: the helper stopped"));
 		}
 		if (!v->pass)
 			out->pass = false;

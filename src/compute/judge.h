@@ -23,7 +23,8 @@ struct compute_view {
 	long long ecc_before, ecc_after;	/* uncorrectable ECC count, -1 unknown */
 	int remap_pending_before, remap_pending_after;
 	bool pass;
-	char verdict[256];
+	char verdict[256];		/* English: JSON, and the text report in English */
+	char verdict_local[512];	/* the same in the report's language, "" when it reads the same */
 };
 
 struct compute_report {
@@ -35,7 +36,8 @@ struct compute_report {
 	int nxids;
 	char xid_note[160];		/* why they were not watched, "" when they were */
 	bool pass;
-	char failure[480];		/* the run as a whole failed, "" when not */
+	char failure[480];		/* the run as a whole failed, "" when not; English as verdict */
+	char failure_local[960];	/* the same in the report's language, "" when it reads the same */
 };
 
 /* The GPU's peaks: the datasheet table by its PCI identity in facts, else computed. */

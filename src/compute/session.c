@@ -61,13 +61,13 @@ static bool load_kernels(struct session *s)
 
 	compute_progress(s, "GPU %d: compiling the kernels", g->ordinal);
 	compute_mark(s, "cuModuleLoadDataEx");
-	if (!compute_ok(s, "JIT-compiling the kernels (PTX)", s->cu.module_load(&s->module, compute_kernels_ptx, 2, opts, values)))
+	if (!compute_ok(s, N_("JIT-compiling the kernels (PTX)"), s->cu.module_load(&s->module, compute_kernels_ptx, 2, opts, values)))
 		return false;
 	g->jit_log[0] = '\0';	/* success: whatever is there is not an error */
 	compute_mark(s, "cuModuleGetFunction");
-	return compute_ok(s, "finding the kernels", s->cu.get_function(&s->pattern, s->module, "gd_pattern")) &&
-	       compute_ok(s, "finding the kernels", s->cu.get_function(&s->sgemm, s->module, "gd_sgemm")) &&
-	       compute_ok(s, "finding the kernels", s->cu.get_function(&s->fma, s->module, "gd_fma"));
+	return compute_ok(s, N_("finding the kernels"), s->cu.get_function(&s->pattern, s->module, "gd_pattern")) &&
+	       compute_ok(s, N_("finding the kernels"), s->cu.get_function(&s->sgemm, s->module, "gd_sgemm")) &&
+	       compute_ok(s, N_("finding the kernels"), s->cu.get_function(&s->fma, s->module, "gd_fma"));
 }
 
 static void run_gpu(struct session *s)
@@ -76,10 +76,10 @@ static void run_gpu(struct session *s)
 
 	describe_gpu(s);
 	compute_mark(s, "cuDevicePrimaryCtxRetain");
-	if (!compute_ok(s, "creating a context", s->cu.ctx_retain(&ctx, s->dev)))
+	if (!compute_ok(s, N_("creating a context"), s->cu.ctx_retain(&ctx, s->dev)))
 		return;
 	compute_mark(s, "cuCtxSetCurrent");
-	if (compute_ok(s, "creating a context", s->cu.ctx_set(ctx)) && load_kernels(s) && compute_test_gpu(s) &&
+	if (compute_ok(s, N_("creating a context"), s->cu.ctx_set(ctx)) && load_kernels(s) && compute_test_gpu(s) &&
 	    s->run->bench)
 		compute_bench_gpu(s);
 	if (s->module && s->cu.module_unload) {
@@ -146,7 +146,7 @@ static void helper_main(void *shared, void *arg)
 		s.gpu->ordinal = i;
 		s.gpu->first_bad = -1;
 		compute_mark(&s, "cuDeviceGet");
-		if (compute_ok(&s, "opening the device", s.cu.q.get(&s.dev, i)))
+		if (compute_ok(&s, N_("opening the device"), s.cu.q.get(&s.dev, i)))
 			run_gpu(&s);
 	}
 	compute_mark(&s, "");

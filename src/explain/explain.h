@@ -62,7 +62,8 @@ struct explain_cause {
 	char where[EXPLAIN_LINE_TEXT];	/* the traceback frame the error was raised from, "" if none */
 	/* set by explain_join_doctor() */
 	bool confirmed;			/* the doctor found the same cause on this machine */
-	char *doctor_note;
+	char *doctor_note;		/* English: the JSON report's */
+	char *doctor_note_local;	/* the text reports' language, NULL when none (English) */
 	/* set by explain_merge_paste() (explain/paste_merge.h) */
 	int from;			/* EXPLAIN_FROM_*: a signature matched, the paste's facts showed it, or both */
 	char paste_evidence[EXPLAIN_LINE_TEXT];	/* the rule's own words over the paste's facts, "" none */

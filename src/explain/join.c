@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/str.h"
 
 static void take_doctor_fix(struct explain_cause *c, const struct finding *f)
@@ -23,6 +24,8 @@ static void take_doctor_fix(struct explain_cause *c, const struct finding *f)
 		if (f->fix[i].alt)
 			continue;	/* the doctor's alternatives stay in its report */
 		c->fix[c->nfix].text = str_dup(f->fix[i].text);
+		/* every field of the slot: it held a catalog step (kept above), whose text_local is not ours */
+		c->fix[c->nfix].text_local = f->fix[i].text_local ? str_dup(f->fix[i].text_local) : NULL;
 		c->fix[c->nfix].command = f->fix[i].command ? str_dup(f->fix[i].command) : NULL;
 		c->fix[c->nfix].alt = 0;
 		c->nfix++;
@@ -33,8 +36,23 @@ static void take_doctor_fix(struct explain_cause *c, const struct finding *f)
 			continue;
 		}
 		free(keep[i].text);
+		free(keep[i].text_local);
 		free(keep[i].command);
 	}
+}
+
+/*
+ * A doctor note in the text reports' language: fmt's translation with id (when fmt takes one, else NULL)
+ * and f's title as the finding shows it (its title_local, else the catalog's). NULL when no translation
+ * is active or on failure (the English note shows). The caller owns the result.
+ */
+static char *local_note(const char *fmt, const char *id, const struct finding *f)
+{
+	const char *title = f->title_local ? f->title_local : i18n_text(f->title);
+
+	if (!i18n_active())
+		return NULL;
+	return id ? str_dupf(i18n_text(fmt), id, title) : str_dupf(i18n_text(fmt), title);
 }
 
 /*
@@ -54,7 +72,9 @@ void explain_join_doctor(struct explain_report *r, const struct diagnosis *d)
 		c->confirmed = any = true;
 		c->confidence = 100;
 		free(c->doctor_note);
+		free(c->doctor_note_local);
 		c->doctor_note = str_dupf("the doctor finds it too: %s", f->title);
+		c->doctor_note_local = local_note(N_("the doctor finds it too: %s"), NULL, f);
 		take_doctor_fix(c, f);
 	}
 	/* Confirmed causes first, each group in its old order. */
@@ -77,8 +97,11 @@ void explain_join_doctor(struct explain_report *r, const struct diagnosis *d)
 		struct explain_cause *top = &r->causes[0];
 
 		free(top->doctor_note);
+		free(top->doctor_note_local);
 		top->doctor_note = str_dupf("the doctor's root cause here is %s: %s", cause_name(d->root_cause->cause),
 					    d->root_cause->title);
+		top->doctor_note_local = local_note(N_("the doctor's root cause here is %s: %s"),
+						    cause_name(d->root_cause->cause), d->root_cause);
 	}
 }
 
@@ -89,12 +112,22 @@ static void annotate(struct finding *f, const struct explain_cause *c)
 {
 	char *detail = str_dupf("%s The message reads as %s: %s.", f->detail ? f->detail : "", cause_name(c->cause),
 				c->title);
+	char *local = NULL;
 
+	/* the localized detail gets the same sentence, localized (made before the English detail changes) */
+	if (i18n_active())
+		local = str_dupf(_("%s The message reads as %s: %s."),
+				 f->detail_local ? f->detail_local : i18n_text(f->detail ? f->detail : ""),
+				 cause_name(c->cause), c->title_local ? c->title_local : i18n_text(c->title));
 	free(f->detail);
 	f->detail = detail;
+	if (local) {
+		free(f->detail_local);
+		f->detail_local = local;
+	}
 	for (int i = 0; i < c->nfix && f->nfix < FINDING_MAX_FIX; i++)
 		if (!c->fix[i].command || !findings_fix_has(f, c->fix[i].command))
-			finding_fix(f, c->fix[i].command, "%s", c->fix[i].text);
+			finding_fix_text(f, c->fix[i].command, c->fix[i].text, c->fix[i].text_local);
 }
 
 /*

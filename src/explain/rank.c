@@ -499,6 +499,7 @@ void explain_cause_release(struct explain_cause *c)
 	free(c->title_local);
 	free(c->detail_local);
 	free(c->doctor_note);
+	free(c->doctor_note_local);
 	for (int k = 0; k < c->nfix; k++) {
 		free(c->fix[k].text);
 		free(c->fix[k].text_local);

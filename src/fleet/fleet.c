@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "fleet/fleet.h"
+#include "util/i18n.h"
 #include "util/intern.h"
 
 struct fleet {
@@ -13,9 +14,11 @@ struct fleet {
 	size_t count, cap;
 };
 
-static const char *const verdict_names[FLEET_NVERDICTS] = { "ready", "degraded", "broken", "no-gpu", "unreadable" };
-static const char *const trait_labels[FLEET_NTRAITS] = { "driver", "CUDA toolkit", "cuDNN", "torch", "GPU count",
-							 "GPU model" };
+/* N_: JSON keys and English words; the text and Markdown reports show them translated (i18n_text). */
+static const char *const verdict_names[FLEET_NVERDICTS] = { N_("ready"), N_("degraded"), N_("broken"), N_("no-gpu"),
+							    N_("unreadable") };
+static const char *const trait_labels[FLEET_NTRAITS] = { N_("driver"), N_("CUDA toolkit"), "cuDNN", "torch",
+							 N_("GPU count"), N_("GPU model") };
 static const char *const trait_keys[FLEET_NTRAITS] = { "driver", "cuda", "cudnn", "torch", "gpu_count", "gpu_model" };
 
 const char *fleet_verdict_name(enum fleet_verdict v)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kb/kb.h"
+#include "util/i18n.h"
 #include "util/str.h"
 
 /* The row for this exact version ("2.1.0", no "+cu121" suffix); static strings. -1 when absent. */
@@ -226,26 +227,26 @@ int kb_arch_support(const char *cc, struct kb_arch_support *out)
 	return -1;
 }
 
-/* See kb.h: a static sentence for each verdict. */
+/* See kb.h: a static sentence for each verdict (English; N_: a text report shows it translated). */
 const char *kb_torch_verdict_text(enum kb_torch_verdict verdict)
 {
 	switch (verdict) {
 	case KB_TORCH_FITS:
-		return "fits";
+		return N_("fits");
 	case KB_TORCH_CPU_BUILD:
-		return "a CPU build";
+		return N_("a CPU build");
 	case KB_TORCH_UNKNOWN_PYTHON:
-		return "no data on its Python versions";
+		return N_("no data on its Python versions");
 	case KB_TORCH_NO_PYTHON:
-		return "no wheel for this Python";
+		return N_("no wheel for this Python");
 	case KB_TORCH_UNKNOWN_ARCHS:
-		return "no data on its architectures";
+		return N_("no data on its architectures");
 	case KB_TORCH_NO_KERNELS:
-		return "no kernels for this GPU";
+		return N_("no kernels for this GPU");
 	case KB_TORCH_DRIVER_TOO_OLD:
-		return "needs a newer driver";
+		return N_("needs a newer driver");
 	case KB_TORCH_UNKNOWN_COMPANION:
-		return "no data on the matching torchvision/torchaudio";
+		return N_("no data on the matching torchvision/torchaudio");
 	}
 	return "?";
 }

@@ -263,7 +263,7 @@ static void manual_driver(const struct plan_machine *m, struct plan_path *p, con
 
 /* See plan.h. */
 int plan_driver_steps(const struct plan_machine *m, const char *need_min, struct plan_path *p, char *why,
-		      size_t whysz)
+		      size_t whysz, char *why_local, size_t localsz)
 {
 	const struct facts *f = m->facts;
 	struct kb_driver_install rows[48];
@@ -277,8 +277,8 @@ int plan_driver_steps(const struct plan_machine *m, const char *need_min, struct
 	gpu_bounds(m, need, sizeof(need), &max_branch, &limit_by);
 	need_major = need[0] ? atoi(need) : 0;
 	if (max_branch && need_major > max_branch) {
-		str_printf(why, whysz, "it needs driver %s, but %s is served by branch %d at the newest", need, limit_by,
-			   max_branch);
+		plan_textf(why, whysz, why_local, localsz, "it needs driver %s, but %s is served by branch %d at the newest",
+			   need, limit_by, max_branch);
 		return -1;
 	}
 	str_copy(p->driver_min, sizeof(p->driver_min), need);
@@ -335,7 +335,12 @@ int plan_driver_steps(const struct plan_machine *m, const char *need_min, struct
 			       row->serves);
 		return 0;
 	}
-	str_printf(why, whysz, "no way to install a driver%s%s on %s %s is in the tables", need[0] ? " of " : "", need,
-		   distro, f->system.os_version_id[0] ? f->system.os_version_id : "(release unknown)");
+	/* two sentences, not " of " as an argument: a translation orders its words itself */
+	if (need[0])
+		plan_textf(why, whysz, why_local, localsz, "no way to install a driver of %s on %s %s is in the tables", need,
+			   distro, f->system.os_version_id[0] ? f->system.os_version_id : N_("(release unknown)"));
+	else
+		plan_textf(why, whysz, why_local, localsz, "no way to install a driver on %s %s is in the tables", distro,
+			   f->system.os_version_id[0] ? f->system.os_version_id : N_("(release unknown)"));
 	return -1;
 }

@@ -179,10 +179,11 @@ int plan_torch(const struct plan_machine *m, enum plan_problem problem, struct p
 /*
  * Driver steps for this machine reaching at least need_min (NULL: any
  * version that supports its GPUs), appended to p, reboot included. Returns
- * 0, or -1 with why set when no driver serves every GPU at that version.
+ * 0, or -1 with why set when no driver serves every GPU at that version, and why_local to it in the
+ * reports' language ("" when none, as plan_textf).
  */
 int plan_driver_steps(const struct plan_machine *m, const char *need_min, struct plan_path *p, char *why,
-		      size_t whysz);
+		      size_t whysz, char *why_local, size_t localsz);
 
 /* How PyTorch changes in the diagnosed environment (--venv, or a system interpreter: a fresh venv). */
 enum plan_installer plan_env_installer(const struct plan_machine *m);

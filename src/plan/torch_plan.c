@@ -167,14 +167,15 @@ static void torch_path(struct builder *b, const char *id, const struct kb_torch_
 		       const char *title, const char *title_local, const char *tradeoff)
 {
 	struct plan_path *p = b->p;
-	char why[240];
+	char why[240], why_local[400];
 
 	begin(b, id);
 	plan_text_copy(p->title, sizeof(p->title), p->title_local, sizeof(p->title_local), title, title_local);
 	plan_textf(p->tradeoff, sizeof(p->tradeoff), p->tradeoff_local, sizeof(p->tradeoff_local), "%s", tradeoff);
 	target_from_fit(b, fit);
-	if ((with_driver || driver_missing(b)) && plan_driver_steps(b->m, fit->min_driver.value, p, why, sizeof(why)) < 0) {
-		reject(b, why, NULL);
+	if ((with_driver || driver_missing(b)) &&
+	    plan_driver_steps(b->m, fit->min_driver.value, p, why, sizeof(why), why_local, sizeof(why_local)) < 0) {
+		reject(b, why, why_local);
 		return;
 	}
 	plan_install_steps(b->m, p);
@@ -208,7 +209,7 @@ static void driver_only_path(struct builder *b, const char *id, bool install)
 	struct plan_path *p = b->p;
 	struct kb_torch_need need;
 	struct kb_torch_fit fit;
-	char why[240];
+	char why[240], why_local[400];
 
 	need_of(b, driver_any(b), &need);
 	begin(b, id);
@@ -237,8 +238,9 @@ static void driver_only_path(struct builder *b, const char *id, bool install)
 	}
 	p->torch.installer = INSTALL_NONE;
 	str_copy(p->torch.python, sizeof(p->torch.python), m->python ? m->python : "");
-	if (plan_driver_steps(m, m->torch ? fit.min_driver.value : NULL, p, why, sizeof(why)) < 0) {
-		reject(b, why, NULL);
+	if (plan_driver_steps(m, m->torch ? fit.min_driver.value : NULL, p, why, sizeof(why), why_local,
+			      sizeof(why_local)) < 0) {
+		reject(b, why, why_local);
 		return;
 	}
 	if (m->torch) {
@@ -432,6 +434,7 @@ static void from_source(struct builder *b)
 	struct kb_torch_release rel;
 	struct kb_answer need;
 	char toolkit[16] = "", archs[64] = "", cmd[PLAN_CMD_MAX], py[FACT_PATH + 8] = "python3", why[240];
+	char why_local[400];
 	struct plan_step *s;
 
 	for (int i = 0; i < m->nccs; i++) {
@@ -461,8 +464,8 @@ static void from_source(struct builder *b)
 	if (kb_cuda_minor_compat_driver(atoi(toolkit), &need) == 0 || kb_cuda_min_driver(toolkit, &need) == 0)
 		str_copy(t->min_driver, sizeof(t->min_driver), need.value);
 	if (((m->driver && t->min_driver[0] && version_compare(m->driver, t->min_driver) < 0) || driver_missing(b)) &&
-	    plan_driver_steps(m, t->min_driver, p, why, sizeof(why)) < 0) {
-		reject(b, why, NULL);
+	    plan_driver_steps(m, t->min_driver, p, why, sizeof(why), why_local, sizeof(why_local)) < 0) {
+		reject(b, why, why_local);
 		return;
 	}
 	plan_step_add(p, STEP_MANUAL, NULL, "install the CUDA %s toolkit, the newest whose nvcc still targets compute "

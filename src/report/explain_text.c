@@ -21,36 +21,41 @@ static void print_paste(struct textfmt *t, const struct explain_report *r)
 	const struct facts *f;
 	char buf[512] = "";
 	size_t used = 0;
+	const char *sep = _(", ");
 
 	if (!p || !paste_saw_any(p))
 		return;
 	f = p->facts;
 	if (paste_saw(p, PASTE_TORCH) && f->python.ntorch > 0)
 		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "torch %s (CUDA %s)", f->python.torches[0].version,
-					 f->python.torches[0].cuda[0] ? f->python.torches[0].cuda : "none");
-	if (paste_saw(p, PASTE_DRIVER) && used < sizeof(buf))
-		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%sdriver %s", used ? ", " : "",
-					 facts_driver_version(f));
+					 f->python.torches[0].cuda[0] ? f->python.torches[0].cuda : _("none"));
+	if (paste_saw(p, PASTE_DRIVER) && used < sizeof(buf)) {
+		char drv[64];
+
+		snprintf(drv, sizeof(drv), _("driver %s"), facts_driver_version(f));
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s", used ? sep : "", drv);
+	}
 	if (paste_saw(p, PASTE_GPU) && f->pci.count > 0 && used < sizeof(buf))
-		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s", used ? ", " : "", f->pci.gpus[0].name);
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s", used ? sep : "", f->pci.gpus[0].name);
 	if (paste_saw(p, PASTE_TOOLKIT) && used < sizeof(buf))
-		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%snvcc %s", used ? ", " : "",
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%snvcc %s", used ? sep : "",
 					 f->toolkits.items[0].version);
 	if (paste_saw(p, PASTE_OS) && used < sizeof(buf))
-		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s", used ? ", " : "",
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s", used ? sep : "",
 					 f->system.os_pretty[0] ? f->system.os_pretty : f->system.kernel_release);
 	if (f->container.wsl && used < sizeof(buf))
-		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%sWSL %d", used ? ", " : "", f->container.wsl_version);
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%sWSL %d", used ? sep : "", f->container.wsl_version);
 	if (f->container.in_container && used < sizeof(buf))
-		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%sin a container", used ? ", " : "");
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s", used ? sep : "", _("in a container"));
 	if (p->cuda_available >= 0 && used < sizeof(buf))
-		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%sCUDA available %s", used ? ", " : "",
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%sCUDA available %s", used ? sep : "",
 					 p->cuda_available ? "True" : "False");
 	if (p->run_gpus >= 0 && used < sizeof(buf))
-		snprintf(buf + used, sizeof(buf) - used, "%s%s", used ? ", " : "",
-			 p->run_gpus ? "started with a GPU flag" : "started without --gpus");
+		snprintf(buf + used, sizeof(buf) - used, "%s%s", used ? sep : "",
+			 p->run_gpus ? _("started with a GPU flag") : _("started without --gpus"));
 	if (buf[0])
-		tf_wrapf(t, 0, 2, "%s%s%s %s", tf_c(t, TF_BOLD), _("from the paste:"), tf_c(t, TF_RESET), buf);
+		/* zh_CN: no space after the full-width colon of its label */
+		tf_wrapf(t, 0, 2, _("%s%s%s %s"), tf_c(t, TF_BOLD), _("from the paste:"), tf_c(t, TF_RESET), buf);
 }
 
 /* A matched line under its label ("line 8:", "FILE:8:"), broken at its spaces past the width, never inside a word. */
@@ -99,7 +104,7 @@ static void print_cause(struct textfmt *t, const struct explain_report *r, const
 	if (c->detail && c->detail[0])
 		tf_wrap(t, 2, 2, shown_text(c->detail, c->detail_local));
 	if (c->doctor_note)
-		tf_wrapf(t, 2, 4, _("this machine: %s"), c->doctor_note);
+		tf_wrapf(t, 2, 4, _("this machine: %s"), c->doctor_note_local ? c->doctor_note_local : c->doctor_note);
 	if (c->paste_evidence[0] && c->from == EXPLAIN_FROM_BOTH)
 		tf_wrapf(t, 2, 4, _("from the paste: %s"),
 			 c->paste_evidence_local[0] ? c->paste_evidence_local : c->paste_evidence);

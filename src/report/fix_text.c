@@ -184,8 +184,16 @@ void report_text_fix(FILE *out, const struct fix_report *r, const struct report_
 	if (pl->nunknown) {
 		fputc('\n', out);
 		tf_line(t, 0, "%s", _("Newer releases not judged for lack of data:"));
-		for (int i = 0; i < pl->nunknown; i++)
-			tf_wrapf(t, 2, 4, "- %s", pl->unknown[i]);
+		for (int i = 0; i < pl->nunknown; i++) {
+			/* "2.13.0 cu129: no data on its architectures": the sentence after ": " is kb's, N_-marked */
+			const char *colon = strstr(pl->unknown[i], ": ");
+
+			if (colon)
+				tf_wrapf(t, 2, 4, _("- %.*s: %s"), (int)(colon - pl->unknown[i]), pl->unknown[i],
+					 i18n_text(colon + 2));
+			else
+				tf_wrapf(t, 2, 4, "- %s", pl->unknown[i]);
+		}
 	}
 	if (r->nalso) {
 		fputc('\n', out);

@@ -3,6 +3,7 @@
  * nodes not ready, root causes, drift and unreadable inputs.
  */
 #include "report/report_fleet.h"
+#include "util/i18n.h"
 #include "util/str.h"
 
 /* Table cells cannot hold '|' or newlines. */
@@ -29,9 +30,9 @@ static void names_cell(FILE *out, const struct fleet_view *v, const struct fleet
 
 static void verdicts(FILE *out, const struct fleet_view *v, size_t shown)
 {
-	fprintf(out, "## Verdicts\n\n| verdict | nodes | which |\n|---|---:|---|\n");
+	fprintf(out, "%s", _("## Verdicts\n\n| verdict | nodes | which |\n|---|---:|---|\n"));
 	for (int i = 0; i < FLEET_NVERDICTS; i++) {
-		fprintf(out, "| %s | %zu | ", fleet_verdict_name((enum fleet_verdict)i), v->verdict[i].count);
+		fprintf(out, "| %s | %zu | ", i18n_text(fleet_verdict_name((enum fleet_verdict)i)), v->verdict[i].count);
 		if (i != FLEET_READY)
 			names_cell(out, v, &v->verdict[i], shown);
 		fprintf(out, " |\n");
@@ -42,14 +43,14 @@ static void causes(FILE *out, const struct fleet_view *v, size_t shown)
 {
 	if (!v->ncauses)
 		return;
-	fprintf(out, "\n## Root causes\n\n| nodes | cause | what | which |\n|---:|---|---|---|\n");
+	fprintf(out, "%s", _("\n## Root causes\n\n| nodes | cause | what | which |\n|---:|---|---|---|\n"));
 	for (size_t i = 0; i < v->ncauses; i++) {
 		const struct fleet_group *g = &v->causes[i];
 
 		fprintf(out, "| %zu | `", g->count);
 		cell(out, fleet_text(v->fleet, g->value));
 		fprintf(out, "` | ");
-		cell(out, fleet_text(v->fleet, g->title));
+		cell(out, report_fleet_cause_title(v, g));
 		fprintf(out, " | ");
 		names_cell(out, v, g, shown);
 		fprintf(out, " |\n");
@@ -60,19 +61,19 @@ static void drift(FILE *out, const struct fleet_view *v, size_t shown)
 {
 	bool any = false;
 
-	fprintf(out, "\n## Drift\n\n");
+	fprintf(out, "%s", _("\n## Drift\n\n"));
 	for (int d = 0; d < FLEET_NTRAITS; d++) {
 		if (v->drift[d].nvalues < 2)
 			continue;
 		if (!any)
-			fprintf(out, "| what | value | nodes | which |\n|---|---|---:|---|\n");
+			fprintf(out, "%s", _("| what | value | nodes | which |\n|---|---|---:|---|\n"));
 		any = true;
 		for (size_t i = 0; i < v->drift[d].nvalues; i++) {
 			const struct fleet_group *g = &v->drift[d].values[i];
 			struct strbuf sb = { 0 };
 
 			report_fleet_value(&sb, v, (enum fleet_trait)d, g->value);
-			fprintf(out, "| %s | ", fleet_trait_label((enum fleet_trait)d));
+			fprintf(out, "| %s | ", i18n_text(fleet_trait_label((enum fleet_trait)d)));
 			cell(out, sb.buf ? sb.buf : "");
 			fprintf(out, " | %zu | ", g->count);
 			if (i > 0)	/* the most common value's nodes are the rest */
@@ -82,7 +83,7 @@ static void drift(FILE *out, const struct fleet_view *v, size_t shown)
 		}
 	}
 	if (!any)
-		fprintf(out, "None: the nodes agree on driver, CUDA toolkit, cuDNN, torch, GPU count and GPU models.\n");
+		fprintf(out, "%s", _("None: the nodes agree on driver, CUDA toolkit, cuDNN, torch, GPU count and GPU models.\n"));
 }
 
 static void unreadable(FILE *out, const struct fleet_view *v, size_t shown)
@@ -92,7 +93,7 @@ static void unreadable(FILE *out, const struct fleet_view *v, size_t shown)
 
 	if (!g->count)
 		return;
-	fprintf(out, "\n## Unreadable\n\n| input | why |\n|---|---|\n");
+	fprintf(out, "%s", _("\n## Unreadable\n\n| input | why |\n|---|---|\n"));
 	for (size_t i = 0; i < n; i++) {
 		const struct fleet_node *node = fleet_node(v->fleet, g->nodes[i]);
 
@@ -103,14 +104,14 @@ static void unreadable(FILE *out, const struct fleet_view *v, size_t shown)
 		fprintf(out, " |\n");
 	}
 	if (n < g->count)
-		fprintf(out, "\nAnd %zu more.\n", g->count - n);
+		fprintf(out, _("\nAnd %zu more.\n"), g->count - n);
 }
 
 void report_fleet_markdown(FILE *out, const struct fleet_view *v, int verbose)
 {
 	size_t shown = verbose ? 0 : FLEET_NAMES_SHOWN;
 
-	fprintf(out, "# gpudoctor fleet: %zu of %zu nodes ready\n\n", v->verdict[FLEET_READY].count, v->readable);
+	fprintf(out, _("# gpudoctor fleet: %zu of %zu nodes ready\n\n"), v->verdict[FLEET_READY].count, v->readable);
 	verdicts(out, v, shown);
 	causes(out, v, shown);
 	drift(out, v, shown);

@@ -6,6 +6,7 @@
 
 #include "report/report_fleet.h"
 #include "report/textfmt.h"
+#include "util/i18n.h"
 #include "util/str.h"
 
 /* The headline: how many nodes, by verdict. */
@@ -14,14 +15,15 @@ static void headline(struct textfmt *t, const struct fleet_view *v)
 	struct strbuf sb = { 0 };
 	const char *color = fleet_view_all_ready(v) ? TF_GREEN : TF_RED;
 
-	strbuf_addf(&sb, "%sgpudoctor fleet:%s %s%zu node%s%s", tf_c(t, TF_BOLD), tf_c(t, TF_RESET), tf_c(t, color),
+	/* English plural suffixes are arguments: zh_CN swallows them with %.0s */
+	strbuf_addf(&sb, _("%sgpudoctor fleet:%s %s%zu node%s%s"), tf_c(t, TF_BOLD), tf_c(t, TF_RESET), tf_c(t, color),
 		    v->readable, v->readable == 1 ? "" : "s", tf_c(t, TF_RESET));
 	for (int i = 0; i < FLEET_UNREADABLE; i++)
-		if (v->verdict[i].count || i == FLEET_READY)
-			strbuf_addf(&sb, "%s %zu %s", i == 0 ? ":" : ",", v->verdict[i].count,
-				    fleet_verdict_name((enum fleet_verdict)i));
+		if (v->verdict[i].count || i == FLEET_READY)	/* ": 4 ready", then ", 3 broken" */
+			strbuf_addf(&sb, i == 0 ? _(": %zu %s") : _(", %zu %s"), v->verdict[i].count,
+				    i18n_text(fleet_verdict_name((enum fleet_verdict)i)));
 	if (v->verdict[FLEET_UNREADABLE].count)
-		strbuf_addf(&sb, "; %zu input%s unreadable", v->verdict[FLEET_UNREADABLE].count,
+		strbuf_addf(&sb, _("; %zu input%s unreadable"), v->verdict[FLEET_UNREADABLE].count,
 			    v->verdict[FLEET_UNREADABLE].count == 1 ? "" : "s");
 	tf_wrap(t, 0, 2, sb.buf ? sb.buf : "");
 	strbuf_release(&sb);
@@ -36,13 +38,16 @@ static void not_ready(struct textfmt *t, const struct fleet_view *v, size_t show
 {
 	if (v->verdict[FLEET_DEGRADED].count + v->verdict[FLEET_BROKEN].count + v->verdict[FLEET_NO_GPU].count == 0)
 		return;
-	section(t, "not ready");
+	section(t, _("not ready"));
 	for (int i = FLEET_DEGRADED; i < FLEET_UNREADABLE; i++) {
 		struct strbuf sb = { 0 };
+		const char *name = i18n_text(fleet_verdict_name((enum fleet_verdict)i));
+		int w = tf_width(name);
 
 		if (!v->verdict[i].count)
 			continue;
-		strbuf_addf(&sb, "%-9s (%zu) ", fleet_verdict_name((enum fleet_verdict)i), v->verdict[i].count);
+		/* "%-9s" by display columns: a translated verdict is CJK */
+		strbuf_addf(&sb, "%s%*s (%zu) ", name, w < 9 ? 9 - w : 0, "", v->verdict[i].count);
 		report_fleet_names(&sb, v, &v->verdict[i], shown);
 		tf_wrap(t, 2, 4, sb.buf);
 		strbuf_release(&sb);
@@ -53,13 +58,13 @@ static void causes(struct textfmt *t, const struct fleet_view *v, size_t shown)
 {
 	if (!v->ncauses)
 		return;
-	section(t, "root causes");
+	section(t, _("root causes"));
 	for (size_t i = 0; i < v->ncauses; i++) {
 		const struct fleet_group *g = &v->causes[i];
 		struct strbuf sb = { 0 };
 
-		tf_wrapf(t, 2, 4, "%zu node%s: %s%s%s — %s", g->count, g->count == 1 ? "" : "s", tf_c(t, TF_BOLD),
-			 fleet_text(v->fleet, g->value), tf_c(t, TF_RESET), fleet_text(v->fleet, g->title));
+		tf_wrapf(t, 2, 4, _("%zu node%s: %s%s%s — %s"), g->count, g->count == 1 ? "" : "s", tf_c(t, TF_BOLD),
+			 fleet_text(v->fleet, g->value), tf_c(t, TF_RESET), report_fleet_cause_title(v, g));
 		report_fleet_names(&sb, v, g, shown);
 		tf_wrap(t, 4, 4, sb.buf);
 		strbuf_release(&sb);
@@ -71,38 +76,41 @@ static void drift(struct textfmt *t, const struct fleet_view *v, size_t shown)
 {
 	bool any = false;
 
-	section(t, "drift");
+	section(t, _("drift"));
 	for (int d = 0; d < FLEET_NTRAITS; d++) {
 		struct strbuf sb = { 0 };
 
 		if (v->drift[d].nvalues < 2)
 			continue;
 		any = true;
-		strbuf_addf(&sb, "%s ", fleet_trait_label((enum fleet_trait)d));
+		strbuf_addf(&sb, "%s ", i18n_text(fleet_trait_label((enum fleet_trait)d)));
 		for (size_t i = 0; i < v->drift[d].nvalues; i++) {
 			const struct fleet_group *g = &v->drift[d].values[i];
 
 			if (i)
-				strbuf_add(&sb, "; ");
+				strbuf_add(&sb, _("; "));
 			report_fleet_value(&sb, v, (enum fleet_trait)d, g->value);
 			if (i == 0 || (shown && g->count > shown)) {
-				strbuf_addf(&sb, " on %zu node%s", g->count, g->count == 1 ? "" : "s");
+				strbuf_addf(&sb, _(" on %zu node%s"), g->count, g->count == 1 ? "" : "s");
 				if (i > 0) {
-					strbuf_add(&sb, " (");
+					strbuf_add(&sb, _(" ("));
 					report_fleet_names(&sb, v, g, shown);
-					strbuf_add(&sb, ")");
+					strbuf_add(&sb, _(")"));
 				}
 			} else {
-				strbuf_add(&sb, " on ");
-				report_fleet_names(&sb, v, g, shown);
+				struct strbuf names = { 0 };
+
+				report_fleet_names(&names, v, g, shown);
+				strbuf_addf(&sb, _(" on %s"), names.buf ? names.buf : "");
+				strbuf_release(&names);
 			}
 		}
 		tf_wrap(t, 2, 4, sb.buf);
 		strbuf_release(&sb);
 	}
 	if (!any)
-		tf_wrap(t, 2, 4, v->readable ? "none: every node has the same driver, CUDA toolkit, cuDNN, torch, GPU count "
-					       "and GPU models" : "none: no node to compare");
+		tf_wrap(t, 2, 4, v->readable ? _("none: every node has the same driver, CUDA toolkit, cuDNN, torch, GPU "
+						 "count and GPU models") : _("none: no node to compare"));
 }
 
 static void unreadable(struct textfmt *t, const struct fleet_view *v, size_t shown)
@@ -112,14 +120,15 @@ static void unreadable(struct textfmt *t, const struct fleet_view *v, size_t sho
 
 	if (!g->count)
 		return;
-	section(t, "unreadable");
+	section(t, i18n_text(fleet_verdict_name(FLEET_UNREADABLE)));
 	for (size_t i = 0; i < n; i++) {
 		const struct fleet_node *node = fleet_node(v->fleet, g->nodes[i]);
 
-		tf_wrapf(t, 2, 4, "%s: %s", fleet_text(v->fleet, node->source), fleet_text(v->fleet, node->why));
+		/* why stays English: the parser's and the system's words (not JSON, a file error) */
+		tf_wrapf(t, 2, 4, _("%s: %s"), fleet_text(v->fleet, node->source), fleet_text(v->fleet, node->why));
 	}
 	if (n < g->count)
-		tf_wrapf(t, 2, 4, "and %zu more (-v lists them all)", g->count - n);
+		tf_wrapf(t, 2, 4, _("and %zu more (-v lists them all)"), g->count - n);
 }
 
 void report_fleet_text(FILE *out, const struct fleet_view *v, const struct report_opts *o)

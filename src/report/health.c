@@ -3,7 +3,9 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "report/textfmt.h"
 #include "version.h"
+#include "util/i18n.h"
 #include "util/str.h"
 
 /* See report_health.h. */
@@ -19,31 +21,55 @@ void report_health_fit(char *s, size_t max)
 	memcpy(s + n, "...", 4);
 }
 
-/* See report_health.h. */
-void report_health_line(char *out, size_t outsz, const struct node_health *h, const struct facts *facts)
+/*
+ * The line in English, or with local its prose in the text reports' language (a finding's *_local text, the
+ * catalog's). Either way the status word, cause ids and the driver version stay as they are, ASCII and
+ * first, so that a tool reading the line (NHC, a log filter) reads it the same in any language.
+ */
+static void health_line(char *out, size_t outsz, const struct node_health *h, const struct facts *facts, bool local)
 {
 	const char *driver = facts_driver_version(facts);
+	const struct finding *c = h->cause, *w = h->warning;
+	const char *text;
 
 	switch (h->status) {
 	case NODE_UNHEALTHY:
-		str_printf(out, outsz, "unhealthy: %s: %s", cause_name(h->cause->cause),
-			   h->cause->summary ? h->cause->summary : h->cause->title);
+		text = local ? shown_text(c->summary ? c->summary : c->title, c->summary ? c->summary_local : c->title_local)
+			     : c->summary ? c->summary : c->title;
+		str_printf(out, outsz, "unhealthy: %s: %s", cause_name(c->cause), text);
 		break;
 	case NODE_UNKNOWN:
-		str_printf(out, outsz, "unknown: %s", h->reason);
+		str_printf(out, outsz, "unknown: %s", local && h->reason_local[0] ? h->reason_local : h->reason);
 		break;
 	case NODE_HEALTHY:
+		/* the status word outside the msgids: no translation can touch it */
+		str_copy(out, outsz, "healthy: ");
+		/* the GPU count's English plural suffix is an argument: zh_CN swallows it with %.0s */
 		if (h->gpus > 0)
-			str_printf(out, outsz, "healthy: %d GPU%s ready", h->gpus, h->gpus == 1 ? "" : "s");
+			str_printf(out + strlen(out), outsz - strlen(out), local ? _("%d GPU%s ready") : "%d GPU%s ready",
+				   h->gpus, h->gpus == 1 ? "" : "s");
 		else
-			str_copy(out, outsz, "healthy: no NVIDIA GPU, none expected");
+			str_copy(out + strlen(out), outsz - strlen(out), local ? _("no NVIDIA GPU, none expected")
+										 : "no NVIDIA GPU, none expected");
 		if (driver && driver[0])
-			str_printf(out + strlen(out), outsz - strlen(out), " (driver %s)", driver);
-		if (h->warning)
-			str_printf(out + strlen(out), outsz - strlen(out), "; warning %s: %s", cause_name(h->warning->cause),
-				   h->warning->title);
+			str_printf(out + strlen(out), outsz - strlen(out), local ? _(" (driver %s)") : " (driver %s)", driver);
+		if (w)
+			str_printf(out + strlen(out), outsz - strlen(out), local ? _("; warning %s: %s") : "; warning %s: %s",
+				   cause_name(w->cause), local ? shown_text(w->title, w->title_local) : w->title);
 		break;
 	}
+}
+
+/* See report_health.h. */
+void report_health_line(char *out, size_t outsz, const struct node_health *h, const struct facts *facts)
+{
+	health_line(out, outsz, h, facts, false);
+}
+
+/* See report_health.h. */
+void report_health_line_local(char *out, size_t outsz, const struct node_health *h, const struct facts *facts)
+{
+	health_line(out, outsz, h, facts, true);
 }
 
 /* See report_health.h. */

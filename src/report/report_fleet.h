@@ -28,5 +28,11 @@ struct strbuf;
 void report_fleet_names(struct strbuf *sb, const struct fleet_view *v, const struct fleet_group *g, size_t shown);
 /* A trait's value as a person reads it: the text, or "none" (a GPU count: "unknown") for none. Into sb. */
 void report_fleet_value(struct strbuf *sb, const struct fleet_view *v, enum fleet_trait t, uint32_t value);
+/*
+ * A root cause group's title in the text reports' language: the first node's verdict.summary (English,
+ * from its JSON report) when no translation is active or the catalog has it, else the title of the cause
+ * id's table row (data/causes.tsv), translated. Static or owned by v.
+ */
+const char *report_fleet_cause_title(const struct fleet_view *v, const struct fleet_group *g);
 
 #endif

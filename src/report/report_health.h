@@ -18,6 +18,12 @@
  * for a terminal.
  */
 void report_health_line(char *out, size_t outsz, const struct node_health *h, const struct facts *facts);
+/*
+ * The same line with its prose in the text reports' language (--lang, the environment), for a person at a
+ * terminal: "healthy: 8 块显卡就绪（驱动 535.129.03）". The status word and ids stay English. JSON, --npd and
+ * --slurm keep report_health_line's English one: a scheduler stores and shows it to every admin.
+ */
+void report_health_line_local(char *out, size_t outsz, const struct node_health *h, const struct facts *facts);
 /* Cut line to at most max bytes, ending in "..." when cut, never inside a UTF-8 character. */
 void report_health_fit(char *line, size_t max);
 /* The JSON object with message as its message (the line, and what the command did); NULL when out of memory. */

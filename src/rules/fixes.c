@@ -39,15 +39,20 @@ void fix_install_driver(struct finding *f, const struct facts *facts)
 {
 	struct plan_machine m;
 	struct plan_path *p = calloc(1, sizeof(*p));
-	char why[240];
+	char why[240], why_local[400], text[300], local[600] = "";
 
 	if (!p)
 		return;
 	plan_machine_from_facts(facts, &m);
-	if (plan_driver_steps(&m, NULL, p, why, sizeof(why)) == 0)
+	if (plan_driver_steps(&m, NULL, p, why, sizeof(why), why_local, sizeof(why_local)) == 0) {
 		add_path_steps(f, p, true);
-	else
-		finding_fix(f, NULL, "no install route in the tables fits: %s", why);
+	} else {
+		/* why is formatted (no msgid): its localized copy goes in whole */
+		str_printf(text, sizeof(text), "no install route in the tables fits: %s", why);
+		if (why_local[0])
+			str_printf(local, sizeof(local), _("no install route in the tables fits: %s"), why_local);
+		finding_fix_text(f, NULL, text, local[0] ? local : NULL);
+	}
 	free(p);
 }
 

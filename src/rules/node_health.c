@@ -1,7 +1,9 @@
 #include "rules/node_health.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/str.h"
 
 /* See node_health.h. */
@@ -15,12 +17,26 @@ bool node_health_counts(const struct finding *f)
 static const char *denied_layer(const struct facts *f)
 {
 	if (fact_denied(&f->pci.status))
-		return "the PCI devices";
+		return N_("the PCI devices");
 	if (fact_denied(&f->kmod.status))
-		return "the kernel module";
+		return N_("the kernel module");
 	if (fact_denied(&f->libs.ldcache_status))
-		return "the driver libraries";
+		return N_("the driver libraries");
 	return NULL;
+}
+
+/*
+ * out->reason from fmt (a msgid), and out->reason_local in the text reports' language (its %s argument
+ * translated where the catalog has it); the English one is what JSON and the scheduler's lines keep.
+ */
+static void say_reason(struct node_health *out, const char *fmt, const char *arg)
+{
+	char *local;
+
+	str_printf(out->reason, sizeof(out->reason), fmt, arg);
+	local = i18n_local_dupf(out->reason, fmt, arg);
+	str_copy(out->reason_local, sizeof(out->reason_local), local ? local : "");
+	free(local);
 }
 
 /* See node_health.h. */
@@ -45,11 +61,11 @@ void node_health_judge(const struct facts *facts, const struct diagnosis *d, str
 		out->status = NODE_UNHEALTHY;
 	} else if (denied) {
 		out->status = NODE_UNKNOWN;
-		str_printf(out->reason, sizeof(out->reason), "%s could not be read (permission)", denied);
+		say_reason(out, N_("%s could not be read (permission)"), denied);
 	} else if (!facts->runtime.ran) {
 		out->status = NODE_UNKNOWN;
-		str_printf(out->reason, sizeof(out->reason), "the driver was not called (%s)",
-			   facts->runtime.status.reason[0] ? facts->runtime.status.reason : "not asked");
+		say_reason(out, N_("the driver was not called (%s)"),
+			   facts->runtime.status.reason[0] ? facts->runtime.status.reason : N_("not asked"));
 	} else {
 		out->status = NODE_HEALTHY;
 	}

@@ -20,7 +20,8 @@ struct node_health {
 	const struct finding *warning;	/* the first warning of the node's layers, NULL if none */
 	int errors, warnings;		/* findings of the node's layers */
 	int gpus;			/* GPUs the driver lists, else those on the bus; -1 unknown */
-	char reason[160];		/* unknown: what could not be read */
+	char reason[160];		/* unknown: what could not be read (English: JSON, --npd, Slurm) */
+	char reason_local[320];		/* the same in the text reports' language, "" when it reads the same */
 };
 
 /* Whether a finding belongs to the node's layers: its stage is below the toolkits, and it is not about the

@@ -337,13 +337,13 @@ static void driver_route(const char *id, const char *like, const char *version, 
 	struct facts *f = distro(id, like, version, kernel);
 	struct plan_machine m;
 	struct plan_path *p = calloc(1, sizeof(*p));
-	char why[240];
+	char why[240], why_local[400];
 
 	assert_non_null(p);
 	machine(&m, NULL, NULL, cc);
 	m.facts = f;
 	out[0] = '\0';
-	if (plan_driver_steps(&m, need, p, why, sizeof(why)) < 0) {
+	if (plan_driver_steps(&m, need, p, why, sizeof(why), why_local, sizeof(why_local)) < 0) {
 		str_printf(out, outsz, "FAIL: %s", why);
 	} else {
 		for (int i = 0; i < p->nsteps; i++)

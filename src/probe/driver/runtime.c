@@ -131,8 +131,8 @@ void probe_runtime(struct facts *f, const struct probe_ctx *ctx)
 	}
 	/* Loading a library runs its code: an image's own libraries only when asked to trust it. */
 	if (!ctx->fs->live && !ctx->load_root_libs) {
-		fact_status_set(&rt->status, FACT_ABSENT, "not called: the driver libraries under --root are not "
-			       "loaded (--load-root-libraries trusts the image and calls them)");
+		fact_status_set(&rt->status, FACT_ABSENT, N_("not called: the driver libraries under --root are not "
+			       "loaded (--load-root-libraries trusts the image and calls them)"));
 		return;
 	}
 	/* one call may take the deadline; all of them together, a few times that */
