@@ -113,6 +113,8 @@ static void note_container_named(struct paste *p, const char *line, const struct
 		return;
 	while (w[n] && (unsigned char)w[n] > ' ' && n < 24)
 		n++;
+	while (n > 0 && strchr(".,;:?!`'\")]", w[n - 1]))	/* the word, not the prose's punctuation */
+		n--;
 	str_printf(p->container_named, sizeof(p->container_named), "the text names %.*s (line %lu)", n, w, at->number);
 }
 
