@@ -368,6 +368,53 @@ static void settle_by_platform(struct explain_report *r, const struct paste *p)
 	r->causes[0] = wsl;
 }
 
+/*
+ * A container started without GPUs has no driver libraries, no device nodes and no nvidia-smi in it: what
+ * a missing driver or no GPU looks like from inside (NVIDIA Container Toolkit: GPUs are given with --gpus
+ * or the NVIDIA runtime). When the paste shows a container (a prompt with a container id as the host, a
+ * run line without a GPU flag, or prose naming docker or a container), shows no run line that asked for
+ * GPUs, and the first cause is one of those two, container.no-gpu, where the text already offered it,
+ * moves first at the same confidence; its evidence says what showed the container.
+ */
+static void settle_by_container(struct explain_report *r, const struct paste *p)
+{
+	const struct container_facts *c = &p->facts->container;
+	char shown[240];
+	size_t i;
+
+	if (r->count < 2 || p->run_gpus == 1 ||
+	    (r->causes[0].cause != CAUSE_DRIVER_NOT_INSTALLED && r->causes[0].cause != CAUSE_GPU_NONE))
+		return;
+	if (c->in_container)
+		str_copy(shown, sizeof(shown), c->evidence);
+	else if (p->run_gpus == 0)
+		str_printf(shown, sizeof(shown), "%s", p->run_line);
+	else if (p->container_named[0])
+		str_copy(shown, sizeof(shown), p->container_named);
+	else
+		return;
+	for (i = 1; i < r->count && r->causes[i].cause != CAUSE_CONTAINER_NO_GPU; i++)
+		;
+	if (i == r->count)
+		return;
+	if (r->causes[i].confidence < r->causes[0].confidence)
+		r->causes[i].confidence = r->causes[0].confidence;
+	r->causes[i].suggested = false;
+	r->causes[i].from = EXPLAIN_FROM_BOTH;	/* a message or symptom, and the container the paste shows */
+	str_printf(r->causes[i].paste_evidence, sizeof(r->causes[i].paste_evidence),
+		   "a container started without GPUs has no NVIDIA driver, device or nvidia-smi in it, so %s starts there: %s",
+		   cause_name(r->causes[0].cause), shown);
+	if (i18n_active())
+		str_printf(r->causes[i].paste_evidence_local, sizeof(r->causes[i].paste_evidence_local),
+			   _("a container started without GPUs has no NVIDIA driver, device or nvidia-smi in it, so %s starts there: %s"),
+			   cause_name(r->causes[0].cause), shown);
+
+	struct explain_cause moved = r->causes[i];
+
+	memmove(&r->causes[1], &r->causes[0], i * sizeof(moved));
+	r->causes[0] = moved;
+}
+
 /* See explain/paste_merge.h. */
 int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 {
@@ -376,8 +423,10 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 
 	paste_finish(s->paste);
 	r->paste = s->paste;
-	if (!paste_saw_any(s->paste))
+	if (!paste_saw_any(s->paste)) {
+		settle_by_container(r, s->paste);	/* prose naming docker marks no report section */
 		return 0;
+	}
 	rules_run(s->paste->facts, &d);
 	for (size_t i = 0; i < d.findings.count && rc == 0; i++) {
 		const struct finding *f = &d.findings.items[i];
@@ -390,6 +439,7 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 	diagnosis_release(&d);
 	if (rc == 0) {
 		settle_by_platform(r, s->paste);
+		settle_by_container(r, s->paste);
 		drop_settled_alternatives(r);
 	}
 	return rc;

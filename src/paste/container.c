@@ -65,9 +65,64 @@ static bool take_prompt(struct paste *p, const char *line, const struct paste_at
 	return true;
 }
 
+static bool word_start(const char *line, const char *w)
+{
+	unsigned char b = w == line ? ' ' : (unsigned char)w[-1];
+
+	return !((b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || char_is_digit(b) || b == '/' || b == '_' ||
+		 b == '-' || b == '.');
+}
+
+/* The first word in line that starts with "docker" (any case: docker-compose, Dockerfile), "podman" or is
+ * "container(s)"; NULL when none. Paths (/var/lib/docker) and names (nvidia-docker, nvidia-container-cli)
+ * do not count. */
+static const char *container_word(const char *line)
+{
+	static const char *const words[] = { "docker", "Docker", "DOCKER", "podman", "Podman", "container", "Container" };
+
+	/* a fast filter first: most lines of a log name none */
+	if (!strstr(line, "ocker") && !strstr(line, "OCKER") && !strstr(line, "odman") && !strstr(line, "ontainer"))
+		return NULL;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		for (const char *w = strstr(line, words[i]); w; w = strstr(w + 1, words[i])) {
+			size_t n = strlen(words[i]);
+
+			if (!word_start(line, w))
+				continue;
+			if (words[i][0] != 'c' && words[i][0] != 'C')
+				return w;
+			if (w[n] == 's')
+				n++;
+			if (!((w[n] >= 'a' && w[n] <= 'z') || (w[n] >= 'A' && w[n] <= 'Z') || w[n] == '-' || w[n] == '_'))
+				return w;
+		}
+	return NULL;
+}
+
+/*
+ * Prose that names docker or a container ("I pulled the docker image", "inside the container"): where
+ * the error came from, which the differential of a missing driver or device weighs (explain/paste_merge.c).
+ * Never takes the line.
+ */
+static void note_container_named(struct paste *p, const char *line, const struct paste_at *at)
+{
+	const char *w;
+	int n = 0;
+
+	if (p->container_named[0] || !(w = container_word(line)))
+		return;
+	while (w[n] && (unsigned char)w[n] > ' ' && n < 24)
+		n++;
+	while (n > 0 && strchr(".,;:?!`'\")]", w[n - 1]))	/* the word, not the prose's punctuation */
+		n--;
+	str_printf(p->container_named, sizeof(p->container_named), "the text names %.*s (line %lu)", n, w, at->number);
+}
+
 bool paste_read_container(struct paste *p, const char *line, const struct paste_at *at)
 {
 	bool prompt = take_prompt(p, line, at);
+
+	note_container_named(p, line, at);
 
 	return take_run(p, line, at) || prompt;
 }

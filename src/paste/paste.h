@@ -52,6 +52,9 @@ struct paste {
 	/* what a docker or podman run line asked for: 1 with a GPU flag, 0 without one, -1 none seen */
 	int run_gpus;
 	char run_line[200];
+	/* the first line whose prose names docker, podman or a container ("the text names docker (line 3)"),
+	 * empty when none: a sign of where the error came from, not a fact about the machine */
+	char container_named[64];
 	/* torch.cuda.is_available() as the paste printed it (collect_env's "Is CUDA available", a print's
 	 * third word): 1 True, 0 False, -1 not shown */
 	int cuda_available;

@@ -95,21 +95,34 @@ static bool take_proc_version(struct paste *p, const char *line, const struct pa
 /*
  * WSL named in the text ("On WSL Ubuntu 22.04", "inside WSL2", "Windows Subsystem for Linux", "Ubuntu
  * Subsystem on Windows"): as sure a sign of the platform as the kernel release, which prose rarely
- * quotes. Only the upper-case word counts: /usr/lib/wsl is a path, not a claim. Never takes the line.
+ * quotes. The upper-case word, or the lower-case one as prose writes it ("install the webui on wsl",
+ * "I'm using wsl 1"), but never inside a path or a name: /usr/lib/wsl/lib and wsl_version are not
+ * claims. Never takes the line.
  */
 static bool ascii_letter(int c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-/* The first "WSL" in line that is a word of its own ("WSL", "WSL2", "WSL 2", "WSLInterop"), or NULL. */
+static bool wsl_starts_word(const char *line, const char *w)
+{
+	return w == line || !(ascii_letter((unsigned char)w[-1]) || char_is_digit((unsigned char)w[-1]) ||
+			      w[-1] == '/' || w[-1] == '_' || w[-1] == '-');
+}
+
+/*
+ * The first "WSL" in line that is a word of its own ("WSL", "WSL2", "WSL 2", "WSLInterop"), else the
+ * first lower-case "wsl" word ("wsl", "wsl2", "wsl 1", "wsl.exe"; not "wsl/lib", "wsl_x", "wsl-x"), or NULL.
+ */
 static const char *wsl_word(const char *line)
 {
 	for (const char *w = strstr(line, "WSL"); w; w = strstr(w + 3, "WSL")) {
-		bool starts = w == line || !(ascii_letter((unsigned char)w[-1]) || char_is_digit((unsigned char)w[-1]) ||
-					     w[-1] == '/' || w[-1] == '_' || w[-1] == '-');
-
-		if (starts && (!ascii_letter((unsigned char)w[3]) || str_starts_with(w, "WSLInterop")))
+		if (wsl_starts_word(line, w) && (!ascii_letter((unsigned char)w[3]) || str_starts_with(w, "WSLInterop")))
+			return w;
+	}
+	for (const char *w = strstr(line, "wsl"); w; w = strstr(w + 3, "wsl")) {
+		if (wsl_starts_word(line, w) && !ascii_letter((unsigned char)w[3]) && w[3] != '/' && w[3] != '\\' &&
+		    w[3] != '_' && w[3] != '-')
 			return w;
 	}
 	return NULL;

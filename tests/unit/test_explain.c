@@ -194,6 +194,50 @@ static void test_wsl_named_settles_libcuda(void **state)
 	explain_close(s);
 }
 
+/*
+ * A container the paste shows settles "Found no NVIDIA driver" as container.no-gpu (the text offered it);
+ * a run line that asked for GPUs keeps the differential's order.
+ */
+static void test_container_settles_missing_driver(void **state)
+{
+	static const char error[] = "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an "
+				    "NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx\n";
+	static const char *const shown[] = {
+		"I haven't really used `docker-compose` much\n",
+		"$ sudo docker run  -t -i floydhub/pytorch:latest-gpu-py3 ipython\n",
+		"root@3f2a9c1b7d4e:/workspace# python train.py\n",
+	};
+	char text[512];
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	s = scan(error, sizeof(error) - 1, &r);
+	assert_int_equal(explain_merge_paste(s, &r), 0);
+	assert_int_not_equal(r.causes[0].cause, CAUSE_CONTAINER_NO_GPU);
+	assert_true(cause_at(&r, CAUSE_CONTAINER_NO_GPU) > 0);
+	explain_report_release(&r);
+	explain_close(s);
+
+	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
+		snprintf(text, sizeof(text), "%s%s", shown[i], error);
+		s = scan(text, strlen(text), &r);
+		assert_int_equal(explain_merge_paste(s, &r), 0);
+		assert_int_equal(r.causes[0].cause, CAUSE_CONTAINER_NO_GPU);
+		assert_int_equal(r.causes[0].from, EXPLAIN_FROM_BOTH);
+		assert_non_null(strstr(r.causes[0].paste_evidence, "a container started without GPUs"));
+		explain_report_release(&r);
+		explain_close(s);
+	}
+
+	snprintf(text, sizeof(text), "$ docker run --gpus all -it img python\n%s", error);
+	s = scan(text, strlen(text), &r);
+	assert_int_equal(explain_merge_paste(s, &r), 0);
+	assert_int_not_equal(r.causes[0].cause, CAUSE_CONTAINER_NO_GPU);
+	explain_report_release(&r);
+	explain_close(s);
+}
+
 static void test_exact_error_outranks_symptom(void **state)
 {
 	static const char text[] = "torch.cuda.is_available() returns False, and then:\n"
@@ -459,6 +503,7 @@ int main(void)
 		cmocka_unit_test(test_alternatives_consistent),
 		cmocka_unit_test(test_feed_fd_tee),
 		cmocka_unit_test(test_annotate_deep_message),
+		cmocka_unit_test(test_container_settles_missing_driver),
 	};
 
 	return cmocka_run_group_tests_name("explain", tests, NULL, NULL);

@@ -322,6 +322,11 @@ static void test_wsl_named_in_prose(void **state)
 		{ "followed the instructions as it shows to run on a Ubuntu Subsystem on Windows.\n", true, 0 },
 		{ "ls /usr/lib/wsl/lib/ shows libcuda.so.1\n", false, 0 },
 		{ "WSLENV is empty\n", false, 0 },
+		/* oobabooga/textgen#458: prose writes it in lower case; paths and names do not count */
+		{ "I'm using wsl 1 on windows 10. \n", true, 1 },
+		{ "I'm trying to install the webui on wsl but no luck.\n", true, 0 },
+		{ "export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH\n", false, 0 },
+		{ "wsl_version = 2 and libwsl.so\n", false, 0 },
 	};
 
 	(void)state;
@@ -331,6 +336,36 @@ static void test_wsl_named_in_prose(void **state)
 		assert_int_equal(p->facts->container.wsl, cases[i].wsl);
 		assert_int_equal(p->facts->container.wsl_version, cases[i].version);
 		assert_int_equal(paste_saw(p, PASTE_CONTAINER), cases[i].wsl);
+		paste_free(p);
+	}
+}
+
+/*
+ * Prose naming docker or a container (anibali/docker-pytorch#27, iot-salzburg/gpu-jupyter#22): noted as where
+ * the error came from, never as a fact (the container section stays unseen); paths and tool names do not count.
+ */
+static void test_container_named_in_prose(void **state)
+{
+	static const struct {
+		const char *text;
+		const char *named;
+	} cases[] = {
+		{ "I've run command  `docker pull anibali/pytorch:1.4.0-cuda10.1`\n", "the text names docker (line 1)" },
+		{ "it seems like the `--gpus` option needs to be passed to docker-compose?\n",
+		  "the text names docker-compose (line 1)" },
+		{ "Same error inside the container.\n", "the text names container (line 1)" },
+		{ "ls /var/lib/docker/volumes\n", "" },
+		{ "nvidia-container-cli: initialization error\n", "" },
+		{ "nvidia-docker | 2017/12/21 05:04:46 Error\n", "" },
+		{ "containerd is running\n", "" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct paste *p = read_text(cases[i].text);
+
+		assert_string_equal(p->container_named, cases[i].named);
+		assert_false(p->facts->container.in_container);
 		paste_free(p);
 	}
 }
@@ -487,6 +522,7 @@ int main(void)
 		cmocka_unit_test(test_ldconfig),
 		cmocka_unit_test(test_wsl_driver_gate),
 		cmocka_unit_test(test_gate_table),
+		cmocka_unit_test(test_container_named_in_prose),
 	};
 
 	return cmocka_run_group_tests_name("paste", tests, NULL, NULL);
