@@ -128,6 +128,21 @@ static int cause_at(const struct explain_report *r, enum cause_id cause)
 	return -1;
 }
 
+/* text scanned and ranked with what its paste shows merged in; the caller releases r and closes s. */
+static struct explain_scanner *scan_merged(const char *text, struct explain_report *r)
+{
+	struct explain_scanner *s = scan(text, strlen(text), r);
+
+	assert_int_equal(explain_merge_paste(s, r), 0);
+	return s;
+}
+
+static void release(struct explain_report *r, struct explain_scanner *s)
+{
+	explain_report_release(r);
+	explain_close(s);
+}
+
 /*
  * The versions predict torch.driver-too-old, with the rule's words for the pasted machine; where the same
  * paste shows torch.cuda.is_available() True (a forward-compatibility package can make that so), the
@@ -142,24 +157,20 @@ static void test_paste_cuda_available_decides(void **state)
 
 	(void)state;
 	snprintf(text, sizeof(text), collect_env_470, "False");
-	s = scan(text, strlen(text), &r);
-	assert_int_equal(explain_merge_paste(s, &r), 0);
+	s = scan_merged(text, &r);
 	at = cause_at(&r, CAUSE_TORCH_DRIVER_TOO_OLD);
 	assert_int_equal(at, 0);
 	assert_int_not_equal(r.causes[0].from, EXPLAIN_FROM_SIGNATURE);	/* the rule concluded it */
 	assert_non_null(strstr(r.causes[0].paste_evidence, "needs NVIDIA driver >= 525.60.13; the pasted machine has "
 							    "470.182.03"));
 	assert_int_equal(r.paste->cuda_available, 0);
-	explain_report_release(&r);
-	explain_close(s);
+	release(&r, s);
 
 	snprintf(text, sizeof(text), collect_env_470, "True");
-	s = scan(text, strlen(text), &r);
-	assert_int_equal(explain_merge_paste(s, &r), 0);
+	s = scan_merged(text, &r);
 	assert_int_equal(cause_at(&r, CAUSE_TORCH_DRIVER_TOO_OLD), -1);
 	assert_int_equal(r.paste->cuda_available, 1);
-	explain_report_release(&r);
-	explain_close(s);
+	release(&r, s);
 }
 
 /*
@@ -177,21 +188,17 @@ static void test_wsl_named_settles_libcuda(void **state)
 	struct explain_scanner *s;
 
 	(void)state;
-	s = scan(error, sizeof(error) - 1, &r);
-	assert_int_equal(explain_merge_paste(s, &r), 0);
+	s = scan_merged(error, &r);
 	assert_int_not_equal(r.causes[0].cause, CAUSE_WSL_DRIVER);
 	assert_true(cause_at(&r, CAUSE_WSL_DRIVER) > 0);
-	explain_report_release(&r);
-	explain_close(s);
+	release(&r, s);
 
 	snprintf(text, sizeof(text), "%s\n%s", error, wsl);
-	s = scan(text, strlen(text), &r);
-	assert_int_equal(explain_merge_paste(s, &r), 0);
+	s = scan_merged(text, &r);
 	assert_int_equal(r.causes[0].cause, CAUSE_WSL_DRIVER);
 	assert_int_equal(r.causes[0].from, EXPLAIN_FROM_BOTH);
 	assert_non_null(strstr(r.causes[0].paste_evidence, "the text names WSL (line 3)"));
-	explain_report_release(&r);
-	explain_close(s);
+	release(&r, s);
 }
 
 /*
@@ -212,30 +219,24 @@ static void test_container_settles_missing_driver(void **state)
 	struct explain_scanner *s;
 
 	(void)state;
-	s = scan(error, sizeof(error) - 1, &r);
-	assert_int_equal(explain_merge_paste(s, &r), 0);
+	s = scan_merged(error, &r);
 	assert_int_not_equal(r.causes[0].cause, CAUSE_CONTAINER_NO_GPU);
 	assert_true(cause_at(&r, CAUSE_CONTAINER_NO_GPU) > 0);
-	explain_report_release(&r);
-	explain_close(s);
+	release(&r, s);
 
 	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
 		snprintf(text, sizeof(text), "%s%s", shown[i], error);
-		s = scan(text, strlen(text), &r);
-		assert_int_equal(explain_merge_paste(s, &r), 0);
+		s = scan_merged(text, &r);
 		assert_int_equal(r.causes[0].cause, CAUSE_CONTAINER_NO_GPU);
 		assert_int_equal(r.causes[0].from, EXPLAIN_FROM_BOTH);
 		assert_non_null(strstr(r.causes[0].paste_evidence, "a container started without GPUs"));
-		explain_report_release(&r);
-		explain_close(s);
+		release(&r, s);
 	}
 
 	snprintf(text, sizeof(text), "$ docker run --gpus all -it img python\n%s", error);
-	s = scan(text, strlen(text), &r);
-	assert_int_equal(explain_merge_paste(s, &r), 0);
+	s = scan_merged(text, &r);
 	assert_int_not_equal(r.causes[0].cause, CAUSE_CONTAINER_NO_GPU);
-	explain_report_release(&r);
-	explain_close(s);
+	release(&r, s);
 }
 
 static void test_exact_error_outranks_symptom(void **state)
