@@ -11,6 +11,7 @@
  */
 #include "explain/paste_merge.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,6 +331,44 @@ static const enum cause_id wsl_explains[] = {
 	CAUSE_GPU_MIG_OR_COMPUTE_MODE, CAUSE_CUDA_INIT_FAILED, CAUSE_CONTAINER_NO_GPU,
 };
 
+/* Where the text already offers cause after the first, or r->count when it does not. */
+static size_t offered_at(const struct explain_report *r, enum cause_id cause)
+{
+	size_t i;
+
+	for (i = 1; i < r->count && r->causes[i].cause != cause; i++)
+		;
+	return i;
+}
+
+/*
+ * r->causes[i] settled by what the paste shows: moved first, at the first cause's confidence at least, from
+ * both the text and the paste, with fmt as its evidence (and, while a translation is active, the catalog's
+ * fmt with its arguments looked up too).
+ */
+static void settle_first(struct explain_report *r, size_t i, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void settle_first(struct explain_report *r, size_t i, const char *fmt, ...)
+{
+	struct explain_cause settled = r->causes[i];
+	va_list ap, local;
+	char *l;
+
+	if (settled.confidence < r->causes[0].confidence)
+		settled.confidence = r->causes[0].confidence;
+	settled.suggested = false;
+	settled.from = EXPLAIN_FROM_BOTH;
+	va_start(ap, fmt);
+	va_copy(local, ap);
+	vsnprintf(settled.paste_evidence, sizeof(settled.paste_evidence), fmt, ap);
+	l = i18n_local_vdupf(settled.paste_evidence, fmt, local);
+	va_end(local);
+	va_end(ap);
+	str_copy(settled.paste_evidence_local, sizeof(settled.paste_evidence_local), l ? l : "");
+	free(l);
+	memmove(&r->causes[1], &r->causes[0], i * sizeof(settled));
+	r->causes[0] = settled;
+}
+
 /*
  * When the paste shows WSL (a kernel release, or the text naming it) and the first cause is one WSL
  * explains, wsl.driver, where the text already offered it, moves first at the same confidence; its
@@ -345,27 +384,13 @@ static void settle_by_platform(struct explain_report *r, const struct paste *p)
 		return;
 	for (size_t k = 0; k < sizeof(wsl_explains) / sizeof(wsl_explains[0]); k++)
 		explained |= r->causes[0].cause == wsl_explains[k];
-	for (i = 1; i < r->count && r->causes[i].cause != CAUSE_WSL_DRIVER; i++)
-		;
+	i = offered_at(r, CAUSE_WSL_DRIVER);
 	if (!explained || i == r->count)
 		return;
-	if (r->causes[i].confidence < r->causes[0].confidence)
-		r->causes[i].confidence = r->causes[0].confidence;
-	r->causes[i].suggested = false;
-	r->causes[i].from = EXPLAIN_FROM_BOTH;	/* a message, and the platform the paste shows */
-	str_printf(r->causes[i].paste_evidence, sizeof(r->causes[i].paste_evidence),
-		   "under WSL%s the CUDA driver is the Windows driver's, so %s starts there: %s",
-		   c->wsl_version == 2 ? " 2" : "", cause_name(r->causes[0].cause), c->wsl_evidence);
-	if (i18n_active())
-		str_printf(r->causes[i].paste_evidence_local, sizeof(r->causes[i].paste_evidence_local),
-			   _("under WSL%s the CUDA driver is the Windows driver's, so %s starts there: %s"),
-			   c->wsl_version == 2 ? " 2" : "", cause_name(r->causes[0].cause), i18n_text(c->wsl_evidence));
 	/* first, not where its place in the chain would put it: the Windows driver comes before the kernel
 	 * driver, the device and cuInit that the other causes name */
-	struct explain_cause wsl = r->causes[i];
-
-	memmove(&r->causes[1], &r->causes[0], i * sizeof(wsl));
-	r->causes[0] = wsl;
+	settle_first(r, i, N_("under WSL%s the CUDA driver is the Windows driver's, so %s starts there: %s"),
+		     c->wsl_version == 2 ? " 2" : "", cause_name(r->causes[0].cause), c->wsl_evidence);
 }
 
 /*
@@ -393,26 +418,11 @@ static void settle_by_container(struct explain_report *r, const struct paste *p)
 		str_copy(shown, sizeof(shown), p->container_named);
 	else
 		return;
-	for (i = 1; i < r->count && r->causes[i].cause != CAUSE_CONTAINER_NO_GPU; i++)
-		;
+	i = offered_at(r, CAUSE_CONTAINER_NO_GPU);
 	if (i == r->count)
 		return;
-	if (r->causes[i].confidence < r->causes[0].confidence)
-		r->causes[i].confidence = r->causes[0].confidence;
-	r->causes[i].suggested = false;
-	r->causes[i].from = EXPLAIN_FROM_BOTH;	/* a message or symptom, and the container the paste shows */
-	str_printf(r->causes[i].paste_evidence, sizeof(r->causes[i].paste_evidence),
-		   "a container started without GPUs has no NVIDIA driver, device or nvidia-smi in it, so %s starts there: %s",
-		   cause_name(r->causes[0].cause), shown);
-	if (i18n_active())
-		str_printf(r->causes[i].paste_evidence_local, sizeof(r->causes[i].paste_evidence_local),
-			   _("a container started without GPUs has no NVIDIA driver, device or nvidia-smi in it, so %s starts there: %s"),
-			   cause_name(r->causes[0].cause), shown);
-
-	struct explain_cause moved = r->causes[i];
-
-	memmove(&r->causes[1], &r->causes[0], i * sizeof(moved));
-	r->causes[0] = moved;
+	settle_first(r, i, N_("a container started without GPUs has no NVIDIA driver, device or nvidia-smi in it, "
+			      "so %s starts there: %s"), cause_name(r->causes[0].cause), shown);
 }
 
 /* See explain/paste_merge.h. */
