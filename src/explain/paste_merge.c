@@ -425,6 +425,34 @@ static void settle_by_container(struct explain_report *r, const struct paste *p)
 			      "so %s starts there: %s"), cause_name(r->causes[0].cause), shown);
 }
 
+/*
+ * A hosted notebook (Google Colab, Kaggle) installs the NVIDIA driver in every runtime and attaches a GPU
+ * only when the notebook's settings ask for one: there a missing driver, no device, no libcuda or no GPU
+ * visible means the runtime has no GPU. When the text shows such a notebook and the first cause is one of
+ * those, gpu.none, where the text already offered it, moves first; its evidence names the setting.
+ */
+static const enum cause_id notebook_explains[] = {
+	CAUSE_DRIVER_NOT_INSTALLED, CAUSE_CONTAINER_NO_GPU, CAUSE_CUDA_LIB_MISSING, CAUSE_ENV_VISIBLE_DEVICES,
+	CAUSE_CUDA_INIT_FAILED,
+};
+
+static void settle_by_notebook(struct explain_report *r, const struct paste *p)
+{
+	bool explained = false;
+	size_t i;
+
+	if (!p->notebook_named[0] || r->count < 2)
+		return;
+	for (size_t k = 0; k < sizeof(notebook_explains) / sizeof(notebook_explains[0]); k++)
+		explained |= r->causes[0].cause == notebook_explains[k];
+	i = offered_at(r, CAUSE_GPU_NONE);
+	if (!explained || i == r->count)
+		return;
+	settle_first(r, i, N_("a hosted notebook always has the NVIDIA driver and has a GPU only when its runtime "
+			      "asks for one (Colab: Runtime > Change runtime type; Kaggle: Settings > Accelerator), "
+			      "so %s starts there: %s"), cause_name(r->causes[0].cause), p->notebook_named);
+}
+
 /* See explain/paste_merge.h. */
 int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 {
@@ -435,6 +463,7 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 	r->paste = s->paste;
 	if (!paste_saw_any(s->paste)) {
 		settle_by_container(r, s->paste);	/* prose naming docker marks no report section */
+		settle_by_notebook(r, s->paste);
 		return 0;
 	}
 	rules_run(s->paste->facts, &d);
@@ -450,6 +479,7 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 	if (rc == 0) {
 		settle_by_platform(r, s->paste);
 		settle_by_container(r, s->paste);
+		settle_by_notebook(r, s->paste);
 		drop_settled_alternatives(r);
 	}
 	return rc;

@@ -55,6 +55,9 @@ struct paste {
 	/* the first line whose prose names docker, podman or a container ("the text names docker (line 3)"),
 	 * empty when none: a sign of where the error came from, not a fact about the machine */
 	char container_named[64];
+	/* the first line that shows a hosted notebook (Google Colab, Kaggle: "the text shows Google Colab (line
+	 * 4)"), empty when none: there the driver is always installed and a GPU is an option of the runtime */
+	char notebook_named[64];
 	/* torch.cuda.is_available() as the paste printed it (collect_env's "Is CUDA available", a print's
 	 * third word): 1 True, 0 False, -1 not shown */
 	int cuda_available;

@@ -150,10 +150,55 @@ static void note_wsl_named(struct paste *p, const char *line, const struct paste
 	paste_mark(p, PASTE_CONTAINER, at);
 }
 
+/* w starts a word or a path of its own: not inside a longer name (mycolab, /data/content) */
+static bool notebook_starts_word(const char *line, const char *w)
+{
+	return w == line || !(ascii_letter((unsigned char)w[-1]) || char_is_digit((unsigned char)w[-1]) ||
+			      w[-1] == '_' || w[-1] == '-' || (w[0] != '/' && w[-1] == '/') ||
+			      (w[0] == '/' && w[-1] != ' ' && w[-1] != '\t' && w[-1] != '\'' && w[-1] != '"'));
+}
+
+static const char *notebook_word(const char *line, const char *w)
+{
+	for (const char *s = strstr(line, w); s; s = strstr(s + 1, w))
+		if (notebook_starts_word(line, s) && !ascii_letter((unsigned char)s[strlen(w)]))
+			return s;
+	return NULL;
+}
+
+/*
+ * A hosted notebook in the text: Google Colab named ("Colab", "colab.research.google.com", "from
+ * google.colab import drive") or its working directory /content, where notebooks start; Kaggle named, or
+ * its /kaggle/working and /kaggle/input folders. Both platforms install the NVIDIA driver in every runtime
+ * and attach a GPU only when the notebook's settings ask for one (Colab: Runtime > Change runtime type;
+ * Kaggle: Settings > Accelerator). Never takes the line.
+ */
+static void note_notebook_named(struct paste *p, const char *line, const struct paste_at *at)
+{
+	static const struct {
+		const char *word, *platform;
+	} signs[] = {
+		{ "Colab", "Google Colab" }, { "colab", "Google Colab" }, { "COLAB", "Google Colab" },
+		{ "/content", "Google Colab" },
+		{ "Kaggle", "Kaggle" }, { "kaggle", "Kaggle" }, { "/kaggle", "Kaggle" },
+	};
+
+	if (p->notebook_named[0] || (!strstr(line, "olab") && !strstr(line, "OLAB") && !strstr(line, "/content") &&
+				      !strstr(line, "aggle")))
+		return;	/* a fast filter: nearly every line of a log names neither */
+	for (size_t i = 0; i < sizeof(signs) / sizeof(signs[0]); i++)
+		if (notebook_word(line, signs[i].word)) {
+			str_printf(p->notebook_named, sizeof(p->notebook_named), "the text shows %s (line %lu)",
+				   signs[i].platform, at->number);
+			return;
+		}
+}
+
 bool paste_read_platform(struct paste *p, const char *line, const struct paste_at *at)
 {
 	if (take_uname(p, line, at) || take_proc_version(p, line, at) || take_os_release(p, line, at))
 		return true;
 	note_wsl_named(p, line, at);
+	note_notebook_named(p, line, at);
 	return false;
 }
