@@ -322,13 +322,14 @@ static bool contradicted(const struct paste *p, enum cause_id cause)
 
 /*
  * What the platform the paste shows explains first. Under WSL the CUDA driver is the Windows driver's,
- * reached through /usr/lib/wsl/lib: a missing libcuda, no driver, no device, a device busy or unavailable
- * and a failed cuInit there are WSL's driver set-up before anything else (NVIDIA's CUDA on WSL user guide:
+ * reached through /usr/lib/wsl/lib: a missing libcuda, no driver, no device, a device busy or unavailable,
+ * a failed cuInit and a cuDNN sub-library that cannot load (it opens libcuda.so, which only the Windows
+ * driver's folder provides) are WSL's driver set-up before anything else (NVIDIA's CUDA on WSL user guide:
  * no Linux driver inside WSL, libcuda from the Windows driver).
  */
 static const enum cause_id wsl_explains[] = {
 	CAUSE_CUDA_LIB_MISSING, CAUSE_DRIVER_NOT_INSTALLED, CAUSE_DRIVER_NOT_LOADED, CAUSE_GPU_NONE,
-	CAUSE_GPU_MIG_OR_COMPUTE_MODE, CAUSE_CUDA_INIT_FAILED, CAUSE_CONTAINER_NO_GPU,
+	CAUSE_GPU_MIG_OR_COMPUTE_MODE, CAUSE_CUDA_INIT_FAILED, CAUSE_CONTAINER_NO_GPU, CAUSE_CUDNN_MISSING,
 };
 
 /* Where the text already offers cause after the first, or r->count when it does not. */
