@@ -400,7 +400,9 @@ static void settle_by_platform(struct explain_report *r, const struct paste *p)
  * or the NVIDIA runtime). When the paste shows a container (a prompt with a container id as the host, a
  * run line without a GPU flag, or prose naming docker or a container), shows no run line that asked for
  * GPUs, and the first cause is one of those two, container.no-gpu, where the text already offered it,
- * moves first at the same confidence; its evidence says what showed the container.
+ * moves first at the same confidence; its evidence says what showed the container. A driver that cannot
+ * be reached (nvidia-smi's "couldn't communicate", the host's nvidia-smi mounted in by hand) counts too,
+ * but only where a prompt or a run line shows the container.
  */
 static void settle_by_container(struct explain_report *r, const struct paste *p)
 {
@@ -408,8 +410,12 @@ static void settle_by_container(struct explain_report *r, const struct paste *p)
 	char shown[240];
 	size_t i;
 
-	if (r->count < 2 || p->run_gpus == 1 ||
-	    (r->causes[0].cause != CAUSE_DRIVER_NOT_INSTALLED && r->causes[0].cause != CAUSE_GPU_NONE))
+	if (r->count < 2 || p->run_gpus == 1)
+		return;
+	/* a kernel module not loaded is a host's fault more often than not: only a container the paste shows
+	 * for certain (its prompt, its run line) explains it */
+	if (r->causes[0].cause == CAUSE_DRIVER_NOT_LOADED ? !c->in_container && p->run_gpus != 0 :
+	    r->causes[0].cause != CAUSE_DRIVER_NOT_INSTALLED && r->causes[0].cause != CAUSE_GPU_NONE)
 		return;
 	if (c->in_container)
 		str_copy(shown, sizeof(shown), c->evidence);
