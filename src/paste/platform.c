@@ -150,12 +150,11 @@ static void note_wsl_named(struct paste *p, const char *line, const struct paste
 	paste_mark(p, PASTE_CONTAINER, at);
 }
 
-/* w starts a word or a path of its own: not inside a longer name (mycolab, /data/content) */
+/* w starts a word (a URL's host counts) or a path of its own: not inside a longer name (mycolab, /data/content) */
 static bool notebook_starts_word(const char *line, const char *w)
 {
 	return w == line || !(ascii_letter((unsigned char)w[-1]) || char_is_digit((unsigned char)w[-1]) ||
-			      w[-1] == '_' || w[-1] == '-' || (w[0] != '/' && w[-1] == '/') ||
-			      (w[0] == '/' && w[-1] != ' ' && w[-1] != '\t' && w[-1] != '\'' && w[-1] != '"'));
+			      w[-1] == '_' || w[-1] == '-' || (w[0] == '/' && w[-1] != ' ' && w[-1] != '\t' && w[-1] != '\'' && w[-1] != '"'));
 }
 
 static const char *notebook_word(const char *line, const char *w)
@@ -180,7 +179,7 @@ static void note_notebook_named(struct paste *p, const char *line, const struct 
 	} signs[] = {
 		{ "Colab", "Google Colab" }, { "colab", "Google Colab" }, { "COLAB", "Google Colab" },
 		{ "/content", "Google Colab" },
-		{ "Kaggle", "Kaggle" }, { "kaggle", "Kaggle" }, { "/kaggle", "Kaggle" },
+		{ "Kaggle", "Kaggle" }, { "kaggle", "Kaggle" },
 	};
 
 	if (p->notebook_named[0] || (!strstr(line, "olab") && !strstr(line, "OLAB") && !strstr(line, "/content") &&

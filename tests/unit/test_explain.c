@@ -239,6 +239,68 @@ static void test_container_settles_missing_driver(void **state)
 	release(&r, s);
 }
 
+/*
+ * A hosted notebook settles "Found no NVIDIA driver" as gpu.none (lllyasviel/Fooocus#1204: a Colab runtime
+ * without a GPU); out of a notebook, and for an error no missing GPU explains, the order stays.
+ */
+static void test_notebook_settles_missing_driver(void **state)
+{
+	static const char error[] = "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an "
+				    "NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx\n";
+	static const char oom[] = "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n";
+	char text[512];
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	s = scan_merged(error, &r);
+	assert_int_equal(r.causes[0].cause, CAUSE_DRIVER_NOT_INSTALLED);
+	assert_true(cause_at(&r, CAUSE_GPU_NONE) > 0);
+	release(&r, s);
+
+	snprintf(text, sizeof(text), "%%cd /content\n!python entry_with_update.py --share\n%s", error);
+	s = scan_merged(text, &r);
+	assert_int_equal(r.causes[0].cause, CAUSE_GPU_NONE);
+	assert_int_equal(r.causes[0].from, EXPLAIN_FROM_BOTH);
+	assert_non_null(strstr(r.causes[0].paste_evidence, "Runtime > Change runtime type"));
+	assert_non_null(strstr(r.causes[0].paste_evidence, "the text shows Google Colab (line 1)"));
+	assert_int_equal(cause_at(&r, CAUSE_DRIVER_NOT_INSTALLED), 1);
+	release(&r, s);
+
+	snprintf(text, sizeof(text), "%%cd /content\n%s", oom);
+	s = scan_merged(text, &r);
+	assert_int_equal(r.causes[0].cause, CAUSE_RUNTIME_OUT_OF_MEMORY);
+	assert_int_equal(cause_at(&r, CAUSE_GPU_NONE), -1);
+	release(&r, s);
+}
+
+/*
+ * nvidia-smi's "couldn't communicate" inside a container started without GPUs (mattshma/bigdata#108: the host's
+ * nvidia-smi mounted in by hand): a prompt with a container id settles it as container.no-gpu; prose naming
+ * docker does not, since a host's unloaded module prints the same.
+ */
+static void test_container_prompt_settles_unreachable_driver(void **state)
+{
+	static const char error[] = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make "
+				    "sure that the latest NVIDIA driver is installed and running.\n";
+	char text[512];
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	snprintf(text, sizeof(text), "I installed docker yesterday.\n%s", error);
+	s = scan_merged(text, &r);
+	assert_int_equal(r.causes[0].cause, CAUSE_DRIVER_NOT_LOADED);
+	assert_true(cause_at(&r, CAUSE_CONTAINER_NO_GPU) > 0);
+	release(&r, s);
+
+	snprintf(text, sizeof(text), "root@3f2a9c1b7d4e:/workspace# nvidia-smi\n%s", error);
+	s = scan_merged(text, &r);
+	assert_int_equal(r.causes[0].cause, CAUSE_CONTAINER_NO_GPU);
+	assert_int_equal(cause_at(&r, CAUSE_DRIVER_NOT_LOADED), 1);
+	release(&r, s);
+}
+
 static void test_exact_error_outranks_symptom(void **state)
 {
 	static const char text[] = "torch.cuda.is_available() returns False, and then:\n"
@@ -505,6 +567,8 @@ int main(void)
 		cmocka_unit_test(test_feed_fd_tee),
 		cmocka_unit_test(test_annotate_deep_message),
 		cmocka_unit_test(test_container_settles_missing_driver),
+		cmocka_unit_test(test_notebook_settles_missing_driver),
+		cmocka_unit_test(test_container_prompt_settles_unreachable_driver),
 	};
 
 	return cmocka_run_group_tests_name("explain", tests, NULL, NULL);

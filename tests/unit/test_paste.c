@@ -370,6 +370,37 @@ static void test_container_named_in_prose(void **state)
 	}
 }
 
+/*
+ * A hosted notebook in the text (lllyasviel/Fooocus#1204's Colab cells, googlecolab/colabtools#5136's
+ * traceback under /content, a Kaggle path): noted for the differential; names and paths that only contain
+ * the words do not count.
+ */
+static void test_notebook_named(void **state)
+{
+	static const struct {
+		const char *text;
+		const char *named;
+	} cases[] = {
+		{ "https://colab.research.google.com/drive\n", "the text shows Google Colab (line 1)" },
+		{ "%cd /content/Fooocus\n", "the text shows Google Colab (line 1)" },
+		{ "  File \"/content/Fooocus/launch.py\", line 152, in <module>\n", "the text shows Google Colab (line 1)" },
+		{ "from google.colab import drive\n", "the text shows Google Colab (line 1)" },
+		{ "Yes in colab, can it run without gpu?\n", "the text shows Google Colab (line 1)" },
+		{ "  File \"/kaggle/working/train.py\", line 3\n", "the text shows Kaggle (line 1)" },
+		{ "cp /var/www/content/a.txt .\n", "" },
+		{ "import mycolab_utils\n", "" },
+		{ "see the docs/content section\n", "" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct paste *p = read_text(cases[i].text);
+
+		assert_string_equal(p->notebook_named, cases[i].named);
+		paste_free(p);
+	}
+}
+
 static void test_run_lines_and_prompt(void **state)
 {
 	struct paste *p;
@@ -523,6 +554,7 @@ int main(void)
 		cmocka_unit_test(test_wsl_driver_gate),
 		cmocka_unit_test(test_gate_table),
 		cmocka_unit_test(test_container_named_in_prose),
+		cmocka_unit_test(test_notebook_named),
 	};
 
 	return cmocka_run_group_tests_name("paste", tests, NULL, NULL);
