@@ -78,9 +78,20 @@ struct explain_cause {
 
 enum { EXPLAIN_FROM_SIGNATURE, EXPLAIN_FROM_FACTS, EXPLAIN_FROM_BOTH };
 
+/* A cause the differential offered that a fact the paste showed rules out: left out, with that fact. */
+struct explain_ruled_out {
+	enum cause_id cause;
+	char by[EXPLAIN_LINE_TEXT];		/* English: "line 3 shows torch 2.1.0+cu121, built with CUDA 12.1" */
+	char by_local[2 * EXPLAIN_LINE_TEXT];	/* the same in the text reports' language, "" none */
+};
+
+#define EXPLAIN_MAX_RULED_OUT 8
+
 struct explain_report {
 	struct explain_cause *causes;
 	size_t count;
+	struct explain_ruled_out ruled_out[EXPLAIN_MAX_RULED_OUT];	/* set by explain_merge_paste() */
+	int nruled_out;
 	unsigned long long bytes, lines;	/* scanned */
 	const char *inputs[EXPLAIN_MAX_INPUTS];	/* names, owned by the scanner */
 	int ninputs;

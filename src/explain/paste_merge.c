@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "explain/scan_internal.h"
+#include "kb/kb.h"
 #include "paste/paste.h"
 #include "rules/rules.h"
 #include "util/i18n.h"
@@ -287,6 +288,110 @@ static int merge_finding(struct explain_report *r, const struct paste *p, const 
 }
 
 /*
+ * r->causes[i], a cause the differential only offered, leaves the report: a fact the paste showed rules it
+ * out, and fmt says which (in English, and while a translation is active in the catalog's words too).
+ */
+static void rule_out(struct explain_report *r, size_t i, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void rule_out(struct explain_report *r, size_t i, const char *fmt, ...)
+{
+	struct explain_ruled_out *o;
+	va_list ap, local;
+	char *l;
+
+	if (r->nruled_out < EXPLAIN_MAX_RULED_OUT) {
+		o = &r->ruled_out[r->nruled_out++];
+		o->cause = r->causes[i].cause;
+		va_start(ap, fmt);
+		va_copy(local, ap);
+		vsnprintf(o->by, sizeof(o->by), fmt, ap);
+		l = i18n_local_vdupf(o->by, fmt, local);
+		va_end(local);
+		va_end(ap);
+		str_copy(o->by_local, sizeof(o->by_local), l ? l : "");
+		free(l);
+	}
+	explain_cause_release(&r->causes[i]);
+	memmove(&r->causes[i], &r->causes[i + 1], (r->count - i - 1) * sizeof(r->causes[0]));
+	r->count--;
+}
+
+/* The torch the paste showed, when it showed which build it is; NULL otherwise. */
+static const struct torch_install *torch_shown(const struct paste *p)
+{
+	const struct python_facts *py = &p->facts->python;
+
+	if (!paste_saw(p, PASTE_TORCH) || !p->torch_cuda_known || py->ntorch < 1)
+		return NULL;
+	return &py->torches[0];
+}
+
+/*
+ * The differential offers the usual causes of what was seen; some the paste's own facts contradict. A torch
+ * built with CUDA is no CPU-only or ROCm build; a driver nvidia-smi (or collect_env, or /proc) reported is
+ * installed and loaded; an NVIDIA GPU in nvidia-smi's table or lspci is a GPU; a driver at least as new as
+ * the torch build's CUDA needs (data/torch_variants.tsv) is not too old for it. Only causes no message names
+ * leave (a message is a stronger witness than a fact of another moment), and each leaves with its fact.
+ */
+static void rule_out_contradicted(struct explain_report *r, const struct paste *p)
+{
+	const struct torch_install *t = torch_shown(p);
+	const struct runtime_facts *rt = &p->facts->runtime;
+	const struct pci_facts *pci = &p->facts->pci;
+	struct kb_torch_variant v = { 0 };
+	struct kb_answer need;
+
+	for (size_t i = 0; i < r->count;) {
+		const struct explain_cause *c = &r->causes[i];
+		unsigned long line;
+
+		if (!c->suggested || c->from != EXPLAIN_FROM_SIGNATURE) {
+			i++;
+			continue;
+		}
+		switch (c->cause) {
+		case CAUSE_TORCH_CPU_ONLY:
+		case CAUSE_TORCH_ROCM_BUILD:
+			if (t && t->cuda[0] && !t->hip[0]) {
+				rule_out(r, i, N_("line %lu shows torch %s, built with CUDA %s"),
+					 p->first[PASTE_TORCH].number, t->version, t->cuda);
+				continue;
+			}
+			break;
+		case CAUSE_DRIVER_NOT_INSTALLED:
+		case CAUSE_DRIVER_NOT_LOADED:
+			if (paste_saw(p, PASTE_DRIVER) && rt->nvml_driver_version[0]) {
+				rule_out(r, i, N_("line %lu shows NVIDIA driver %s answering"),
+					 p->first[PASTE_DRIVER].number, rt->nvml_driver_version);
+				continue;
+			}
+			break;
+		case CAUSE_GPU_NONE:
+			if (paste_saw(p, PASTE_GPU) && pci->count > 0) {
+				line = p->first[PASTE_GPU].number;
+				rule_out(r, i, N_("line %lu shows an NVIDIA GPU, %s"), line,
+					 pci->gpus[0].kb_name[0] ? pci->gpus[0].kb_name :
+					 pci->gpus[0].name[0] ? pci->gpus[0].name : "NVIDIA");
+				continue;
+			}
+			break;
+		case CAUSE_TORCH_DRIVER_TOO_OLD:
+			v.cuda = t ? t->cuda : NULL;
+			if (t && t->cuda[0] && paste_saw(p, PASTE_DRIVER) && rt->nvml_driver_version[0] &&
+			    kb_torch_variant_min_driver(&v, &need) == 0 &&
+			    version_compare(rt->nvml_driver_version, need.value) >= 0) {
+				rule_out(r, i, N_("the pasted driver %s is new enough for torch %s: CUDA %s needs %s"),
+					 rt->nvml_driver_version, t->version, t->cuda, need.value);
+				continue;
+			}
+			break;
+		default:
+			break;
+		}
+		i++;
+	}
+}
+
+/*
  * When the paste's facts settle the top cause, the causes the differential only offered for what was seen
  * (a symptom's usual causes) drop away; the top cause counts them, so the report can say what settled it.
  */
@@ -484,6 +589,7 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 	}
 	diagnosis_release(&d);
 	if (rc == 0) {
+		rule_out_contradicted(r, s->paste);
 		settle_by_platform(r, s->paste);
 		settle_by_container(r, s->paste);
 		settle_by_notebook(r, s->paste);

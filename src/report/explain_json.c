@@ -107,6 +107,15 @@ json_t *report_explain_json(const struct explain_report *r)
 			r->count > 0, "scanned", "bytes", (json_int_t)r->bytes, "lines", (json_int_t)r->lines, "inputs", inputs,
 			"causes", causes);
 
+		/* the causes the differential offered that the paste's facts ruled out, each with the fact */
+		if (out) {
+			json_t *ruled = json_array();
+
+			for (int i = 0; i < r->nruled_out; i++)
+				json_array_append_new(ruled, json_pack("{s:s, s:o}", "id", cause_name(r->ruled_out[i].cause),
+								       "by", json_text(r->ruled_out[i].by)));
+			json_object_set_new(out, "ruled_out", ruled);
+		}
 		/* the facts the text showed; null when it showed none */
 		if (out && r->paste && paste_saw_any(r->paste)) {
 			json_object_set_new(out, "facts", report_facts_json(r->paste->facts));

@@ -164,6 +164,19 @@ static void print_differential(struct textfmt *t, const struct explain_report *r
 	fputc('\n', t->out);
 }
 
+/* "ruled out by the paste: torch.cpu-only (line 3 shows torch 2.1.0+cu121, ...)": what the paste's facts removed. */
+static void print_ruled_out(struct textfmt *t, const struct explain_report *r)
+{
+	for (int i = 0; i < r->nruled_out; i++) {
+		const struct explain_ruled_out *o = &r->ruled_out[i];
+
+		tf_wrapf(t, 0, 4, _("ruled out by the paste: %s (%s)"), cause_name(o->cause),
+			 o->by_local[0] ? o->by_local : o->by);
+	}
+	if (r->nruled_out > 0)
+		fputc('\n', t->out);
+}
+
 /*
  * Writes raw text, escaped later by the caller (cmd_out_close). Reads input names that r borrows from the
  * scanner: call before explain_close. Stream errors are the caller's.
@@ -180,6 +193,7 @@ void report_text_explain(FILE *out, const struct explain_report *r, const struct
 	}
 	fprintf(out, _("gpudoctor explain: %s%s%s\n\n"), tf_c(&t, TF_BOLD), cause_name(r->causes[0].cause), tf_c(&t, TF_RESET));
 	print_differential(&t, r);
+	print_ruled_out(&t, r);
 	fprintf(out, "%s%s%s\n", tf_c(&t, TF_BOLD), _("most likely cause"), tf_c(&t, TF_RESET));
 	print_cause(&t, r, &r->causes[0]);
 	if (r->count > 1) {
