@@ -301,6 +301,54 @@ static void test_container_prompt_settles_unreachable_driver(void **state)
 	release(&r, s);
 }
 
+/*
+ * is_available() False after a REPL that printed a CUDA build of torch: the paste's fact rules out the
+ * CPU-only build the symptom would rank first; with nvidia-smi's header too, the driver that answered rules
+ * out a driver not loaded, and a driver new enough for torch's CUDA rules out one too old.
+ */
+static void test_paste_rules_out_contradicted(void **state)
+{
+	static const char repl[] = ">>> import torch\n>>> torch.__version__\n'2.1.0+cu121'\n>>> torch.cuda.is_available()\nFalse\n";
+	static const char smi[] = "| NVIDIA-SMI %s             Driver Version: %s     CUDA Version: 12.2     |\n";
+	char text[1024], header[256];
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	s = scan_merged(repl, &r);
+	assert_int_equal(cause_at(&r, CAUSE_TORCH_CPU_ONLY), -1);
+	assert_int_equal(r.nruled_out, 1);
+	assert_int_equal(r.ruled_out[0].cause, CAUSE_TORCH_CPU_ONLY);
+	assert_string_equal(r.ruled_out[0].by, "line 3 shows torch 2.1.0+cu121, built with CUDA 12.1");
+	assert_int_equal(r.causes[0].cause, CAUSE_TORCH_DRIVER_TOO_OLD);
+	release(&r, s);
+
+	snprintf(header, sizeof(header), smi, "535.104.05", "535.104.05");
+	snprintf(text, sizeof(text), "%s%s", header, repl);
+	s = scan_merged(text, &r);
+	assert_int_equal(cause_at(&r, CAUSE_TORCH_CPU_ONLY), -1);
+	assert_int_equal(cause_at(&r, CAUSE_DRIVER_NOT_LOADED), -1);
+	assert_int_equal(cause_at(&r, CAUSE_TORCH_DRIVER_TOO_OLD), -1);
+	assert_int_equal(r.nruled_out, 3);
+	for (int i = 0; i < r.nruled_out; i++)
+		if (r.ruled_out[i].cause == CAUSE_TORCH_DRIVER_TOO_OLD)
+			assert_string_equal(r.ruled_out[i].by, "the pasted driver 535.104.05 is new enough for torch "
+							      "2.1.0+cu121: CUDA 12.1 needs 525.60.13");
+		else if (r.ruled_out[i].cause == CAUSE_DRIVER_NOT_LOADED)
+			assert_string_equal(r.ruled_out[i].by, "line 1 shows NVIDIA driver 535.104.05 answering");
+		else
+			assert_int_equal(r.ruled_out[i].cause, CAUSE_TORCH_CPU_ONLY);
+	release(&r, s);
+
+	/* the same header with driver 470: the rule concludes torch.driver-too-old from the versions, first and sure */
+	snprintf(header, sizeof(header), smi, "470.182.03", "470.182.03");
+	snprintf(text, sizeof(text), "%s%s", header, repl);
+	s = scan_merged(text, &r);
+	assert_int_equal(r.causes[0].cause, CAUSE_TORCH_DRIVER_TOO_OLD);
+	assert_int_not_equal(r.causes[0].from, EXPLAIN_FROM_SIGNATURE);
+	release(&r, s);
+}
+
 static void test_exact_error_outranks_symptom(void **state)
 {
 	static const char text[] = "torch.cuda.is_available() returns False, and then:\n"
@@ -568,6 +616,7 @@ int main(void)
 		cmocka_unit_test(test_annotate_deep_message),
 		cmocka_unit_test(test_container_settles_missing_driver),
 		cmocka_unit_test(test_notebook_settles_missing_driver),
+		cmocka_unit_test(test_paste_rules_out_contradicted),
 		cmocka_unit_test(test_container_prompt_settles_unreachable_driver),
 	};
 
