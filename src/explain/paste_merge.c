@@ -565,6 +565,35 @@ static void settle_by_notebook(struct explain_report *r, const struct paste *p)
 			      "so %s starts there: %s"), cause_name(r->causes[0].cause), p->notebook_named);
 }
 
+/*
+ * The torch build the paste shows settles what the differential could only suggest: torch.version.cuda None
+ * (or a +cpu tag) is a CPU-only build, a ROCm version a ROCm build, whatever GPU the machine has. Where the
+ * text offered that cause, it moves first with the fact. (The rule itself concludes them only with a GPU
+ * shown too, to tell the build from a machine without one.) The build decides it: sure, and the other
+ * usual causes of the symptom drop away.
+ */
+static void settle_by_build(struct explain_report *r, const struct paste *p)
+{
+	const struct torch_install *t = torch_shown(p);
+	enum cause_id cause;
+	size_t i;
+
+	if (!t || t->cuda[0] || r->count == 0)
+		return;
+	cause = t->hip[0] ? CAUSE_TORCH_ROCM_BUILD : CAUSE_TORCH_CPU_ONLY;
+	if (!r->causes[0].suggested)
+		return;	/* a message names a cause: the build is beside the point */
+	if ((i = r->causes[0].cause == cause ? 0 : offered_at(r, cause)) == r->count)
+		return;
+	if (t->hip[0])
+		settle_first(r, i, N_("line %lu shows torch %s, a ROCm %s build: it has no CUDA"),
+			     p->first[PASTE_TORCH].number, t->version, t->hip);
+	else
+		settle_first(r, i, N_("line %lu shows torch %s without CUDA (torch.version.cuda is None)"),
+			     p->first[PASTE_TORCH].number, t->version);
+	r->causes[0].confidence = 100;	/* the build decides it, as the rule's versions would */
+}
+
 /* See explain/paste_merge.h. */
 int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 {
@@ -590,6 +619,7 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 	diagnosis_release(&d);
 	if (rc == 0) {
 		rule_out_contradicted(r, s->paste);
+		settle_by_build(r, s->paste);
 		settle_by_platform(r, s->paste);
 		settle_by_container(r, s->paste);
 		settle_by_notebook(r, s->paste);

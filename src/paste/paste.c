@@ -140,6 +140,8 @@ void paste_torch_version(struct paste *p, const char *version, bool authoritativ
 	str_copy(t->dist_version, sizeof(t->dist_version), version);
 	if (!tag) {
 		p->facts->python.status.state = FACT_OK;	/* a torch, build unknown: not yet a seen section */
+		if (p->torch_cuda_known)	/* torch.version.cuda came first */
+			paste_mark(p, PASTE_TORCH, at);
 		return;
 	}
 	tag++;
