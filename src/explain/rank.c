@@ -280,6 +280,33 @@ static int compare_ranked(const void *pa, const void *pb)
 	return b->cause.confidence - a->cause.confidence;
 }
 
+/*
+ * The registry's causal chain over the ranking: when the first cause usually follows from another cause a
+ * message in the text names too (cuInit's "no device" after libcuda.so.1 could not be opened), the cause it
+ * follows from goes first, however sure each message is alone, when its message is at least as likely as
+ * not (50): a guess (a WSL hint at 40) never overtakes what was seen. Suggested causes never move: only what
+ * the text shows. Bounded: each move puts an earlier link of the chain first.
+ */
+static void put_causes_first(struct ranked *r, size_t n)
+{
+	for (size_t moves = 0; moves < n; moves++) {
+		size_t k;
+
+		for (k = 1; k < n; k++)
+			if (!r[k].cause.suggested && !r[0].cause.suggested && r[k].cause.confidence >= 50 &&
+			    cause_follows(r[0].cause.cause, r[k].cause.cause) && !cause_follows(r[k].cause.cause, r[0].cause.cause))
+				break;
+		if (k == n)
+			return;
+		{
+			struct ranked root = r[k];
+
+			memmove(&r[1], &r[0], k * sizeof(r[0]));
+			r[0] = root;
+		}
+	}
+}
+
 static void add_values(struct explain_cause *c, const struct explain_hit *h)
 {
 	for (int i = 0; i < h->nvalues && c->nvalues < EXPLAIN_MAX_VALUES; i++)
@@ -472,6 +499,7 @@ int explain_rank(const struct explain_scanner *s, struct explain_report *out)
 	}
 	n = add_alternatives(s, r, n);
 	qsort(r, n, sizeof(r[0]), compare_ranked);
+	put_causes_first(r, n);
 	out->causes = calloc(n + 1, sizeof(*out->causes));
 	if (!out->causes) {
 		for (size_t k = 0; k < n; k++)
