@@ -48,6 +48,11 @@ static const struct cause_need cause_needs[] = {
 	 * loader cache (its other evidence, the module on disk and DKMS, no paste shows: false, never a trigger)
 	 */
 	{ CAUSE_WSL_DRIVER, S(PASTE_CONTAINER) | S(PASTE_LIBS), 100 },
+	/*
+	 * rules_toolkit.c check_arch: the nvcc on PATH against each GPU's compute capability (a toolkit older than
+	 * the GPU, or one that dropped it); sure as a fact, a cause only where the text builds something with it
+	 */
+	{ CAUSE_TOOLKIT_ARCH_UNSUPPORTED, S(PASTE_TOOLKIT) | S(PASTE_GPU), 70 },
 	/* rules_load.c check_memory: nvidia-smi's memory row and its Processes table (the GPU table) */
 	{ CAUSE_GPU_MEMORY_BUSY, S(PASTE_GPU), 50 },
 };

@@ -349,6 +349,34 @@ static void test_paste_rules_out_contradicted(void **state)
 	release(&r, s);
 }
 
+/*
+ * nvcc -V and nvidia-smi -L in one paste: CUDA 11.0 cannot compile for the RTX 3090's sm_86 (first a target
+ * in CUDA 11.1), which the doctor's rule concludes from the two facts alone; CUDA 11.1 can.
+ */
+static void test_paste_nvcc_too_old_for_gpu(void **state)
+{
+	static const char paste[] = "Cuda compilation tools, release %s, V%s\n"
+				    "GPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-5d8e5d2c-1111-2222-3333-444455556666)\n"
+				    "error: command '/usr/local/cuda/bin/nvcc' failed with exit status 1\n";
+	char text[512];
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	snprintf(text, sizeof(text), paste, "11.0", "11.0.221");
+	s = scan_merged(text, &r);
+	assert_true(r.count > 0);
+	assert_int_equal(r.causes[0].cause, CAUSE_TOOLKIT_ARCH_UNSUPPORTED);
+	assert_int_equal(r.causes[0].from, EXPLAIN_FROM_FACTS);
+	assert_non_null(strstr(r.causes[0].title, "CUDA 11.0.221 is too old to compile for sm_86"));
+	release(&r, s);
+
+	snprintf(text, sizeof(text), paste, "11.1", "11.1.105");
+	s = scan_merged(text, &r);
+	assert_int_equal(cause_at(&r, CAUSE_TOOLKIT_ARCH_UNSUPPORTED), -1);
+	release(&r, s);
+}
+
 static void test_exact_error_outranks_symptom(void **state)
 {
 	static const char text[] = "torch.cuda.is_available() returns False, and then:\n"
@@ -617,6 +645,7 @@ int main(void)
 		cmocka_unit_test(test_container_settles_missing_driver),
 		cmocka_unit_test(test_notebook_settles_missing_driver),
 		cmocka_unit_test(test_paste_rules_out_contradicted),
+		cmocka_unit_test(test_paste_nvcc_too_old_for_gpu),
 		cmocka_unit_test(test_container_prompt_settles_unreachable_driver),
 	};
 
