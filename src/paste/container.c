@@ -18,6 +18,10 @@ static bool take_run(struct paste *p, const char *line, const struct paste_at *a
 
 	/* nvidia-docker (version 1, and version 2's wrapper) runs with the NVIDIA runtime */
 	if (run && (run == line || run[-1] == ' ')) {
+		if (p->first_run_gpus < 0) {
+			p->first_run_gpus = 1;
+			str_copy(p->first_run_line, sizeof(p->first_run_line), run);
+		}
 		p->run_gpus = 1;
 		str_copy(p->run_line, sizeof(p->run_line), run);
 		return true;
@@ -31,7 +35,11 @@ static bool take_run(struct paste *p, const char *line, const struct paste_at *a
 		return false;
 	gpus = strstr(run, "--gpus") || strstr(run, "--runtime=nvidia") || strstr(run, "--runtime nvidia") ||
 	       strstr(run, "nvidia.com/gpu");
-	/* the first run line decides; a later one with a GPU flag is the fix being tried */
+	if (p->first_run_gpus < 0) {
+		p->first_run_gpus = gpus ? 1 : 0;
+		str_copy(p->first_run_line, sizeof(p->first_run_line), run);
+	}
+	/* the first run line, or the first with a GPU flag (docs/report-schema.md: paste.run) */
 	if (p->run_gpus < 0 || gpus) {
 		p->run_gpus = gpus ? 1 : 0;
 		str_copy(p->run_line, sizeof(p->run_line), run);

@@ -46,7 +46,7 @@ struct paste *paste_new(void)
 	p->facts->kmod.secure_boot = -1;
 	p->facts->runtime.nvml_count = p->facts->runtime.cuda_count = -1;
 	p->facts->python.deep.available = -1;
-	p->run_gpus = -1;
+	p->run_gpus = p->first_run_gpus = -1;
 	p->cuda_available = -1;
 	p->smi_gpu = -1;
 	return p;

@@ -52,6 +52,10 @@ struct paste {
 	/* what a docker or podman run line asked for: 1 with a GPU flag, 0 without one, -1 none seen */
 	int run_gpus;
 	char run_line[200];
+	/* the first run line alone: 0 without a GPU flag, 1 with one, -1 none; where it had none and a later line
+	 * has one, the later line is the fix being tried and the error came from the first */
+	int first_run_gpus;
+	char first_run_line[200];
 	/* the first line whose prose names docker, podman or a container ("the text names docker (line 3)"),
 	 * empty when none: a sign of where the error came from, not a fact about the machine */
 	char container_named[64];

@@ -415,6 +415,13 @@ static void test_run_lines_and_prompt(void **state)
 	p = read_text("NV_GPU=0 nvidia-docker run -it --rm pytorch/pytorch:1.0.1-cuda10.0-cudnn7-devel \n");
 	assert_int_equal(p->run_gpus, 1);
 	paste_free(p);
+	/* mattshma/bigdata#108: a plain docker run failed, then nvidia-docker worked: the first one is what failed */
+	p = read_text("sudo docker run -p 8888:8888 MY_DOCKER_IMAGE\nsudo nvidia-docker run --rm nvidia/cuda nvidia-smi\n");
+	assert_int_equal(p->first_run_gpus, 0);
+	assert_string_equal(p->first_run_line, "docker run -p 8888:8888 MY_DOCKER_IMAGE");
+	assert_int_equal(p->run_gpus, 1);
+	assert_string_equal(p->run_line, "nvidia-docker run --rm nvidia/cuda nvidia-smi");
+	paste_free(p);
 	/* coder/code-server#922: the host name is the container's id */
 	p = read_text("coder@15a2d07c1ad2:~/project$ nvidia-smi\nbash: nvidia-smi: command not found\n");
 	assert_true(p->facts->container.in_container);
