@@ -331,10 +331,22 @@ static const struct torch_install *torch_shown(const struct paste *p)
 }
 
 /*
+ * What torch.cuda.is_available() True rules out: a build, driver or machine that cannot run CUDA at all.
+ * What stays is what differs between that check and the failing program: CUDA_VISIBLE_DEVICES, another
+ * interpreter, a container.
+ */
+static bool cuda_works_rules_out(enum cause_id cause)
+{
+	return cause == CAUSE_TORCH_CPU_ONLY || cause == CAUSE_TORCH_ROCM_BUILD || cause == CAUSE_TORCH_DRIVER_TOO_OLD ||
+	       cause == CAUSE_DRIVER_NOT_INSTALLED || cause == CAUSE_DRIVER_NOT_LOADED || cause == CAUSE_GPU_NONE;
+}
+
+/*
  * The differential offers the usual causes of what was seen; some the paste's own facts contradict. A torch
  * built with CUDA is no CPU-only or ROCm build; a driver nvidia-smi (or collect_env, or /proc) reported is
  * installed and loaded; an NVIDIA GPU in nvidia-smi's table or lspci is a GPU; a driver at least as new as
- * the torch build's CUDA needs (data/torch_variants.tsv) is not too old for it. Only causes no message names
+ * the torch build's CUDA needs (data/torch_variants.tsv) is not too old for it; torch.cuda.is_available()
+ * printed True (the last time the paste printed it) rules out all of those. Only causes no message names
  * leave (a message is a stronger witness than a fact of another moment), and each leaves with its fact.
  */
 static void rule_out_contradicted(struct explain_report *r, const struct paste *p)
@@ -351,6 +363,10 @@ static void rule_out_contradicted(struct explain_report *r, const struct paste *
 
 		if (!c->suggested || c->from != EXPLAIN_FROM_SIGNATURE) {
 			i++;
+			continue;
+		}
+		if (p->cuda_available == 1 && cuda_works_rules_out(c->cause)) {
+			rule_out(r, i, N_("line %lu shows torch.cuda.is_available() True"), p->cuda_available_line);
 			continue;
 		}
 		switch (c->cause) {
@@ -610,6 +626,7 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 	paste_finish(s->paste);
 	r->paste = s->paste;
 	if (!paste_saw_any(s->paste)) {
+		rule_out_contradicted(r, s->paste);	/* is_available() printed alone marks no section either */
 		settle_by_container(r, s->paste);	/* prose naming docker marks no report section */
 		settle_by_notebook(r, s->paste);
 		return 0;

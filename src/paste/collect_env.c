@@ -102,6 +102,7 @@ bool paste_read_collect_env(struct paste *p, const char *line, const struct past
 			p->cuda_available = 1;
 		else if (strcmp(v, "False") == 0 || strcmp(v, "No") == 0)
 			p->cuda_available = 0;
+		p->cuda_available_line = at->number;
 		return true;
 	}
 	if ((v = paste_after(line, "Is debug build: "))) {

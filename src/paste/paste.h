@@ -65,6 +65,7 @@ struct paste {
 	/* torch.cuda.is_available() as the paste printed it (collect_env's "Is CUDA available", a print's
 	 * third word): 1 True, 0 False, -1 not shown */
 	int cuda_available;
+	unsigned long cuda_available_line;	/* the line that printed it (the last such line) */
 	/* parser state carried from line to line */
 	bool in_collect_env;			/* after "PyTorch version:" (collect_env's first line) */
 	bool cudnn_list;			/* after "cuDNN version: Probably one of the following:" */

@@ -93,6 +93,7 @@ static bool take_repl_answer(struct paste *p, int asked, const char *line, const
 		if (strcmp(value, "True") != 0 && strcmp(value, "False") != 0)
 			return false;
 		p->cuda_available = value[0] == 'T';
+		p->cuda_available_line = at->number;
 		return true;
 	default:
 		return false;
@@ -153,7 +154,9 @@ bool paste_read_torch_print(struct paste *p, const char *line, const struct past
 		return false;
 	paste_torch_version(p, words[0], true, at);
 	paste_torch_cuda(p, words[1], at);
-	if (n == 3)	/* print(torch.__version__, torch.version.cuda, torch.cuda.is_available()) */
+	if (n == 3) {	/* print(torch.__version__, torch.version.cuda, torch.cuda.is_available()) */
 		p->cuda_available = words[2][0] == 'T';
+		p->cuda_available_line = at->number;
+	}
 	return true;
 }

@@ -167,11 +167,16 @@ static void print_differential(struct textfmt *t, const struct explain_report *r
 /* "ruled out by the paste: torch.cpu-only (line 3 shows torch 2.1.0+cu121, ...)": what the paste's facts removed. */
 static void print_ruled_out(struct textfmt *t, const struct explain_report *r)
 {
-	for (int i = 0; i < r->nruled_out; i++) {
+	for (int i = 0; i < r->nruled_out;) {
 		const struct explain_ruled_out *o = &r->ruled_out[i];
+		char ids[512];
+		size_t used = 0;
 
-		tf_wrapf(t, 0, 4, _("ruled out by the paste: %s (%s)"), cause_name(o->cause),
-			 o->by_local[0] ? o->by_local : o->by);
+		/* the causes one fact rules out, on one line */
+		for (; i < r->nruled_out && strcmp(r->ruled_out[i].by, o->by) == 0; i++)
+			used += (size_t)snprintf(ids + used, used < sizeof(ids) ? sizeof(ids) - used : 0, "%s%s",
+						 used ? _(", ") : "", cause_name(r->ruled_out[i].cause));
+		tf_wrapf(t, 0, 4, _("ruled out by the paste: %s (%s)"), ids, o->by_local[0] ? o->by_local : o->by);
 	}
 	if (r->nruled_out > 0)
 		fputc('\n', t->out);

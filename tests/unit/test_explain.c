@@ -353,6 +353,28 @@ static void test_paste_rules_out_contradicted(void **state)
  * nvcc -V and nvidia-smi -L in one paste: CUDA 11.0 cannot compile for the RTX 3090's sm_86 (first a target
  * in CUDA 11.1), which the doctor's rule concludes from the two facts alone; CUDA 11.1 can.
  */
+/*
+ * fuy34/superpixel_fcn#45's shape: the REPL says torch.cuda.is_available() True, the program says False. A
+ * build, driver or machine that cannot run CUDA is ruled out; what differs between the two processes stays.
+ */
+static void test_cuda_available_true_rules_out(void **state)
+{
+	static const char text[] = ">>> import torch\n>>> torch.cuda.is_available()\nTrue\n$ python run_demo.py\n"
+				   "RuntimeError: Attempting to deserialize object on a CUDA device but "
+				   "torch.cuda.is_available() is False.\n";
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	s = scan_merged(text, &r);
+	assert_int_equal(cause_at(&r, CAUSE_TORCH_CPU_ONLY), -1);
+	assert_int_equal(cause_at(&r, CAUSE_DRIVER_NOT_LOADED), -1);
+	assert_true(cause_at(&r, CAUSE_ENV_VISIBLE_DEVICES) > 0);
+	assert_true(r.nruled_out >= 2);
+	assert_string_equal(r.ruled_out[0].by, "line 3 shows torch.cuda.is_available() True");
+	release(&r, s);
+}
+
 static void test_paste_nvcc_too_old_for_gpu(void **state)
 {
 	static const char paste[] = "Cuda compilation tools, release %s, V%s\n"
@@ -646,6 +668,7 @@ int main(void)
 		cmocka_unit_test(test_notebook_settles_missing_driver),
 		cmocka_unit_test(test_paste_rules_out_contradicted),
 		cmocka_unit_test(test_paste_nvcc_too_old_for_gpu),
+		cmocka_unit_test(test_cuda_available_true_rules_out),
 		cmocka_unit_test(test_container_prompt_settles_unreachable_driver),
 	};
 

@@ -401,6 +401,35 @@ static void test_notebook_named(void **state)
 	}
 }
 
+/*
+ * At a Python prompt the line after the question is its answer (pytorch/pytorch#6098's IPython session,
+ * pytorch/pytorch#28195's REPL); other lines after a prompt are not.
+ */
+static void test_repl_answers(void **state)
+{
+	struct paste *p;
+
+	(void)state;
+	p = read_text(">>> torch.__version__\n'2.0.1'\n>>> print(torch.version.cuda)\n11.7\n"
+		      "In [2]: torch.cuda.is_available()\nOut[2]: False\n");
+	assert_true(paste_saw(p, PASTE_TORCH));
+	assert_string_equal(p->facts->python.torches[0].version, "2.0.1");
+	assert_string_equal(p->facts->python.torches[0].cuda, "11.7");
+	assert_int_equal(p->cuda_available, 0);
+	assert_int_equal(p->cuda_available_line, 6);
+	paste_free(p);
+	/* None: a CPU build, whichever came first */
+	p = read_text(">>> torch.version.cuda\nNone\n>>> torch.__version__\n'2.0.1'\n");
+	assert_true(paste_saw(p, PASTE_TORCH));
+	assert_string_equal(p->facts->python.torches[0].cuda, "");
+	paste_free(p);
+	/* an answer that is no value of the question, and a value with no question */
+	p = read_text(">>> torch.__version__\nTraceback (most recent call last):\n12.1\n");
+	assert_false(paste_saw(p, PASTE_TORCH));
+	assert_int_equal(p->cuda_available, -1);
+	paste_free(p);
+}
+
 static void test_run_lines_and_prompt(void **state)
 {
 	struct paste *p;
@@ -562,6 +591,7 @@ int main(void)
 		cmocka_unit_test(test_gate_table),
 		cmocka_unit_test(test_container_named_in_prose),
 		cmocka_unit_test(test_notebook_named),
+		cmocka_unit_test(test_repl_answers),
 	};
 
 	return cmocka_run_group_tests_name("paste", tests, NULL, NULL);
