@@ -469,6 +469,19 @@ static size_t offered_at(const struct explain_report *r, enum cause_id cause)
 }
 
 /*
+ * Where the text offered cause, when the first cause is one of the n in explained (what a platform explains
+ * first); r->count otherwise.
+ */
+static size_t offered_for(const struct explain_report *r, const enum cause_id *explained, size_t n,
+			  enum cause_id cause)
+{
+	for (size_t k = 0; k < n && r->count >= 2; k++)
+		if (r->causes[0].cause == explained[k])
+			return offered_at(r, cause);
+	return r->count;
+}
+
+/*
  * r->causes[i] settled by what the paste shows: moved first, at the first cause's confidence at least, from
  * both the text and the paste, with fmt as its evidence (and, while a translation is active, the catalog's
  * fmt with its arguments looked up too).
@@ -504,15 +517,10 @@ static void settle_first(struct explain_report *r, size_t i, const char *fmt, ..
 static void settle_by_platform(struct explain_report *r, const struct paste *p)
 {
 	const struct container_facts *c = &p->facts->container;
-	bool explained = false;
 	size_t i;
 
-	if (!c->wsl || r->count < 2)
-		return;
-	for (size_t k = 0; k < sizeof(wsl_explains) / sizeof(wsl_explains[0]); k++)
-		explained |= r->causes[0].cause == wsl_explains[k];
-	i = offered_at(r, CAUSE_WSL_DRIVER);
-	if (!explained || i == r->count)
+	if (!c->wsl || (i = offered_for(r, wsl_explains, sizeof(wsl_explains) / sizeof(wsl_explains[0]),
+					CAUSE_WSL_DRIVER)) == r->count)
 		return;
 	/* first, not where its place in the chain would put it: the Windows driver comes before the kernel
 	 * driver, the device and cuInit that the other causes name */
@@ -573,15 +581,11 @@ static const enum cause_id notebook_explains[] = {
 
 static void settle_by_notebook(struct explain_report *r, const struct paste *p)
 {
-	bool explained = false;
 	size_t i;
 
-	if (!p->notebook_named[0] || r->count < 2)
-		return;
-	for (size_t k = 0; k < sizeof(notebook_explains) / sizeof(notebook_explains[0]); k++)
-		explained |= r->causes[0].cause == notebook_explains[k];
-	i = offered_at(r, CAUSE_GPU_NONE);
-	if (!explained || i == r->count)
+	if (!p->notebook_named[0] ||
+	    (i = offered_for(r, notebook_explains, sizeof(notebook_explains) / sizeof(notebook_explains[0]),
+			     CAUSE_GPU_NONE)) == r->count)
 		return;
 	settle_first(r, i, N_("a hosted notebook always has the NVIDIA driver and has a GPU only when its runtime "
 			      "asks for one (Colab: Runtime > Change runtime type; Kaggle: Settings > Accelerator), "
