@@ -534,7 +534,8 @@ static void settle_by_platform(struct explain_report *r, const struct paste *p)
  * or the NVIDIA runtime). When the paste shows a container (a prompt with a container id as the host, a
  * run line without a GPU flag, or prose naming docker or a container), shows no run line that asked for
  * GPUs, and the first cause is one of those two, container.no-gpu, where the text already offered it,
- * moves first at the same confidence; its evidence says what showed the container. The first run line
+ * moves first at the same confidence; its evidence says what showed the container (where the differential
+ * already put it first, the evidence is added in place). The first run line
  * decides: a later one with a GPU flag is the fix being tried (or that worked), not what failed. A driver that cannot
  * be reached (nvidia-smi's "couldn't communicate", the host's nvidia-smi mounted in by hand) counts too,
  * but only where a prompt or a run line shows the container.
@@ -545,13 +546,15 @@ static void settle_by_container(struct explain_report *r, const struct paste *p)
 	char shown[240];
 	size_t i;
 
+	bool already = r->count > 0 && r->causes[0].cause == CAUSE_CONTAINER_NO_GPU && r->causes[0].suggested;
+
 	/* GPUs asked for from the start: a container without them is not what failed */
-	if (r->count < 2 || p->first_run_gpus == 1)
+	if ((r->count < 2 && !already) || p->first_run_gpus == 1)
 		return;
 	/* a kernel module not loaded is a host's fault more often than not: only a container the paste shows
 	 * for certain (its prompt, its run line) explains it */
-	if (r->causes[0].cause == CAUSE_DRIVER_NOT_LOADED ? !c->in_container && p->first_run_gpus != 0 :
-	    r->causes[0].cause != CAUSE_DRIVER_NOT_INSTALLED && r->causes[0].cause != CAUSE_GPU_NONE)
+	if (!already && (r->causes[0].cause == CAUSE_DRIVER_NOT_LOADED ? !c->in_container && p->first_run_gpus != 0 :
+			 r->causes[0].cause != CAUSE_DRIVER_NOT_INSTALLED && r->causes[0].cause != CAUSE_GPU_NONE))
 		return;
 	if (c->in_container)
 		str_copy(shown, sizeof(shown), c->evidence);
@@ -561,6 +564,11 @@ static void settle_by_container(struct explain_report *r, const struct paste *p)
 		str_copy(shown, sizeof(shown), p->container_named);
 	else
 		return;
+	if (already) {	/* the differential put it first: the container the paste shows confirms it */
+		settle_first(r, 0, N_("a container started without GPUs has no NVIDIA driver, device or nvidia-smi in "
+				      "it: %s"), shown);
+		return;
+	}
 	i = offered_at(r, CAUSE_CONTAINER_NO_GPU);
 	if (i == r->count)
 		return;
