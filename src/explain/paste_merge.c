@@ -629,6 +629,33 @@ static void settle_by_build(struct explain_report *r, const struct paste *p)
 	r->causes[0].confidence = 100;	/* the build decides it, as the rule's versions would */
 }
 
+/*
+ * "No module named torch" where the text shows torch installed (pip list, a pip or conda install line, "in
+ * python3 import torch is fine"): torch is there, for another interpreter. Where the text offered that cause,
+ * it moves first with the line that showed the install.
+ */
+static void settle_by_install(struct explain_report *r, const struct paste *p)
+{
+	static const enum cause_id not_found[] = { CAUSE_TORCH_NOT_INSTALLED };
+	const struct python_facts *py = &p->facts->python;
+	char shown[96];
+	size_t i;
+
+	if (py->ntorch > 0 && py->torches[0].version[0] && p->first[PASTE_TORCH].number)
+		str_printf(shown, sizeof(shown), "line %lu shows torch %s", p->first[PASTE_TORCH].number,
+			   py->torches[0].version);
+	else if (py->ntorch > 0 && py->torches[0].version[0])
+		str_printf(shown, sizeof(shown), "the text shows torch %s", py->torches[0].version);
+	else if (p->torch_install_named[0])
+		str_copy(shown, sizeof(shown), p->torch_install_named);
+	else
+		return;
+	if ((i = offered_for(r, not_found, 1, CAUSE_TORCH_WRONG_INTERPRETER)) == r->count)
+		return;
+	settle_first(r, i, N_("torch is installed (%s), yet the program cannot import it: another interpreter runs it"),
+		     shown);
+}
+
 /* See explain/paste_merge.h. */
 int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 {
@@ -641,6 +668,7 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 		rule_out_contradicted(r, s->paste);	/* is_available() printed alone marks no section either */
 		settle_by_container(r, s->paste);	/* prose naming docker marks no report section */
 		settle_by_notebook(r, s->paste);
+		settle_by_install(r, s->paste);
 		return 0;
 	}
 	rules_run(s->paste->facts, &d);
@@ -659,6 +687,7 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 		settle_by_platform(r, s->paste);
 		settle_by_container(r, s->paste);
 		settle_by_notebook(r, s->paste);
+		settle_by_install(r, s->paste);
 		drop_settled_alternatives(r);
 	}
 	return rc;

@@ -55,11 +55,32 @@ static void conda_pytorch(struct paste *p, const char *version, const char *buil
 	str_copy(t->installer, sizeof(t->installer), "conda");
 }
 
+/*
+ * A line that installs torch with pip or conda ("pip3 install torch torchvision", "if I use pip3 to install
+ * pytorch", "conda install pytorch -c pytorch"), or says it imports in another interpreter ("in python3, import
+ * torch is fine"): the text's claim that torch is there, which an import error then contradicts. Never takes
+ * the line.
+ */
+static void note_torch_install(struct paste *p, const char *line, const struct paste_at *at)
+{
+	bool install, torch;
+
+	if (p->torch_install_named[0] || !(strstr(line, "orch") || strstr(line, "ORCH")))
+		return;	/* a fast filter: most lines never name torch */
+	torch = strstr(line, "torch") || strstr(line, "Torch") || strstr(line, "TORCH");
+	install = str_casestr(line, "install") && (strstr(line, "pip") || strstr(line, "conda"));
+	if (!torch || !(install || strstr(line, "import torch is fine") || strstr(line, "import torch works")))
+		return;
+	str_printf(p->torch_install_named, sizeof(p->torch_install_named), "line %lu installs torch", at->number);
+}
+
 bool paste_read_packages(struct paste *p, const char *line, const struct paste_at *at)
 {
 	char name[64], version[48], build[64] = "";
 	const char *s = line, *eq = strstr(line, "==");
 	struct torch_install *t;
+
+	note_torch_install(p, line, at);
 
 	if (eq) {	/* freeze: name==version */
 		str_printf(name, sizeof(name), "%.*s", (int)(eq - line), line);

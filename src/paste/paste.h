@@ -62,6 +62,9 @@ struct paste {
 	/* the first line that shows a hosted notebook (Google Colab, Kaggle: "the text shows Google Colab (line
 	 * 4)"), empty when none: there the driver is always installed and a GPU is an option of the runtime */
 	char notebook_named[64];
+	/* the first line that installs torch or says it imports elsewhere ("pip3 install torch", "conda install
+	 * pytorch", "in python3, import torch is fine": "line 3 installs torch"), empty when none */
+	char torch_install_named[64];
 	/* torch.cuda.is_available() as the paste printed it (collect_env's "Is CUDA available", a print's
 	 * third word): 1 True, 0 False, -1 not shown */
 	int cuda_available;

@@ -399,6 +399,32 @@ static void test_paste_nvcc_too_old_for_gpu(void **state)
 	release(&r, s);
 }
 
+/*
+ * layumi/Person_reID_baseline_pytorch#146: "No module named torch" where the text installed torch with pip3
+ * and imports it fine in python3: another interpreter runs the program. Without the install, torch is
+ * simply not installed there.
+ */
+static void test_install_settles_import_error(void **state)
+{
+	static const char error[] = "    File evalute_gpu.py,in line 2,in <module>\n import torch\nImportError  : No module named torch\n";
+	char text[512];
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	s = scan_merged(error, &r);
+	assert_int_equal(r.causes[0].cause, CAUSE_TORCH_NOT_INSTALLED);
+	assert_true(cause_at(&r, CAUSE_TORCH_WRONG_INTERPRETER) > 0);
+	release(&r, s);
+
+	snprintf(text, sizeof(text), "%sBut I have tried pip3 install torch /torchvision\n", error);
+	s = scan_merged(text, &r);
+	assert_int_equal(r.causes[0].cause, CAUSE_TORCH_WRONG_INTERPRETER);
+	assert_string_equal(r.causes[0].paste_evidence, "torch is installed (line 4 installs torch), yet the program "
+							"cannot import it: another interpreter runs it");
+	release(&r, s);
+}
+
 static void test_exact_error_outranks_symptom(void **state)
 {
 	static const char text[] = "torch.cuda.is_available() returns False, and then:\n"
@@ -669,6 +695,7 @@ int main(void)
 		cmocka_unit_test(test_paste_rules_out_contradicted),
 		cmocka_unit_test(test_paste_nvcc_too_old_for_gpu),
 		cmocka_unit_test(test_cuda_available_true_rules_out),
+		cmocka_unit_test(test_install_settles_import_error),
 		cmocka_unit_test(test_container_prompt_settles_unreachable_driver),
 	};
 
