@@ -293,6 +293,23 @@ static int merge_finding(struct explain_report *r, const struct paste *p, const 
 }
 
 /*
+ * fmt with ap into en (English), and while a translation is active the catalog's fmt with the same arguments
+ * into local ("" otherwise): the evidence a settled or ruled-out cause carries.
+ */
+static void format_both(char *en, size_t ensz, char *local, size_t localsz, const char *fmt, va_list ap)
+{
+	va_list again;
+	char *l;
+
+	va_copy(again, ap);
+	vsnprintf(en, ensz, fmt, ap);
+	l = i18n_local_vdupf(en, fmt, again);
+	va_end(again);
+	str_copy(local, localsz, l ? l : "");
+	free(l);
+}
+
+/*
  * r->causes[i], a cause the differential only offered, leaves the report: a fact the paste showed rules it
  * out, and fmt says which (in English, and while a translation is active in the catalog's words too).
  */
@@ -300,20 +317,14 @@ static void rule_out(struct explain_report *r, size_t i, const char *fmt, ...) _
 static void rule_out(struct explain_report *r, size_t i, const char *fmt, ...)
 {
 	struct explain_ruled_out *o;
-	va_list ap, local;
-	char *l;
+	va_list ap;
 
 	if (r->nruled_out < EXPLAIN_MAX_RULED_OUT) {
 		o = &r->ruled_out[r->nruled_out++];
 		o->cause = r->causes[i].cause;
 		va_start(ap, fmt);
-		va_copy(local, ap);
-		vsnprintf(o->by, sizeof(o->by), fmt, ap);
-		l = i18n_local_vdupf(o->by, fmt, local);
-		va_end(local);
+		format_both(o->by, sizeof(o->by), o->by_local, sizeof(o->by_local), fmt, ap);
 		va_end(ap);
-		str_copy(o->by_local, sizeof(o->by_local), l ? l : "");
-		free(l);
 	}
 	explain_cause_release(&r->causes[i]);
 	memmove(&r->causes[i], &r->causes[i + 1], (r->count - i - 1) * sizeof(r->causes[0]));
@@ -490,21 +501,16 @@ static void settle_first(struct explain_report *r, size_t i, const char *fmt, ..
 static void settle_first(struct explain_report *r, size_t i, const char *fmt, ...)
 {
 	struct explain_cause settled = r->causes[i];
-	va_list ap, local;
-	char *l;
+	va_list ap;
 
 	if (settled.confidence < r->causes[0].confidence)
 		settled.confidence = r->causes[0].confidence;
 	settled.suggested = false;
 	settled.from = EXPLAIN_FROM_BOTH;
 	va_start(ap, fmt);
-	va_copy(local, ap);
-	vsnprintf(settled.paste_evidence, sizeof(settled.paste_evidence), fmt, ap);
-	l = i18n_local_vdupf(settled.paste_evidence, fmt, local);
-	va_end(local);
+	format_both(settled.paste_evidence, sizeof(settled.paste_evidence), settled.paste_evidence_local,
+		    sizeof(settled.paste_evidence_local), fmt, ap);
 	va_end(ap);
-	str_copy(settled.paste_evidence_local, sizeof(settled.paste_evidence_local), l ? l : "");
-	free(l);
 	memmove(&r->causes[1], &r->causes[0], i * sizeof(settled));
 	r->causes[0] = settled;
 }
@@ -535,18 +541,16 @@ static void settle_by_platform(struct explain_report *r, const struct paste *p)
  * run line without a GPU flag, or prose naming docker or a container), shows no run line that asked for
  * GPUs, and the first cause is one of those two, container.no-gpu, where the text already offered it,
  * moves first at the same confidence; its evidence says what showed the container (where the differential
- * already put it first, the evidence is added in place). The first run line
- * decides: a later one with a GPU flag is the fix being tried (or that worked), not what failed. A driver that cannot
- * be reached (nvidia-smi's "couldn't communicate", the host's nvidia-smi mounted in by hand) counts too,
+ * already put it first, the evidence is added in place). The first run line decides: a later one with a GPU
+ * flag is the fix being tried (or that worked), not what failed. A driver that cannot be reached (nvidia-smi's "couldn't communicate", the host's nvidia-smi mounted in by hand) counts too,
  * but only where a prompt or a run line shows the container.
  */
 static void settle_by_container(struct explain_report *r, const struct paste *p)
 {
 	const struct container_facts *c = &p->facts->container;
 	char shown[240];
-	size_t i;
-
 	bool already = r->count > 0 && r->causes[0].cause == CAUSE_CONTAINER_NO_GPU && r->causes[0].suggested;
+	size_t i;
 
 	/* GPUs asked for from the start: a container without them is not what failed */
 	if ((r->count < 2 && !already) || p->first_run_gpus == 1)

@@ -289,11 +289,11 @@ static int compare_ranked(const void *pa, const void *pb)
  */
 static void put_causes_first(struct ranked *r, size_t n)
 {
-	for (size_t moves = 0; moves < n; moves++) {
+	for (size_t moves = 0; moves < n && !r[0].cause.suggested; moves++) {
 		size_t k;
 
 		for (k = 1; k < n; k++)
-			if (!r[k].cause.suggested && !r[0].cause.suggested && r[k].cause.confidence >= 50 &&
+			if (!r[k].cause.suggested && r[k].cause.confidence >= 50 &&
 			    cause_follows(r[0].cause.cause, r[k].cause.cause) && !cause_follows(r[k].cause.cause, r[0].cause.cause))
 				break;
 		if (k == n)

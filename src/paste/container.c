@@ -11,6 +11,20 @@
 
 #include "util/str.h"
 
+/* A run line: the first decides where the error came from; paste.run keeps the first, or the first with a GPU flag. */
+static void note_run(struct paste *p, const char *run, bool gpus)
+{
+	if (p->first_run_gpus < 0) {
+		p->first_run_gpus = gpus ? 1 : 0;
+		str_copy(p->first_run_line, sizeof(p->first_run_line), run);
+	}
+	/* docs/report-schema.md: paste.run */
+	if (p->run_gpus < 0 || gpus) {
+		p->run_gpus = gpus ? 1 : 0;
+		str_copy(p->run_line, sizeof(p->run_line), run);
+	}
+}
+
 static bool take_run(struct paste *p, const char *line, const struct paste_at *at)
 {
 	const char *run = strstr(line, "nvidia-docker run ");
@@ -18,12 +32,7 @@ static bool take_run(struct paste *p, const char *line, const struct paste_at *a
 
 	/* nvidia-docker (version 1, and version 2's wrapper) runs with the NVIDIA runtime */
 	if (run && (run == line || run[-1] == ' ')) {
-		if (p->first_run_gpus < 0) {
-			p->first_run_gpus = 1;
-			str_copy(p->first_run_line, sizeof(p->first_run_line), run);
-		}
-		p->run_gpus = 1;
-		str_copy(p->run_line, sizeof(p->run_line), run);
+		note_run(p, run, true);
 		return true;
 	}
 	run = strstr(line, "docker run ");
@@ -35,15 +44,7 @@ static bool take_run(struct paste *p, const char *line, const struct paste_at *a
 		return false;
 	gpus = strstr(run, "--gpus") || strstr(run, "--runtime=nvidia") || strstr(run, "--runtime nvidia") ||
 	       strstr(run, "nvidia.com/gpu");
-	if (p->first_run_gpus < 0) {
-		p->first_run_gpus = gpus ? 1 : 0;
-		str_copy(p->first_run_line, sizeof(p->first_run_line), run);
-	}
-	/* the first run line, or the first with a GPU flag (docs/report-schema.md: paste.run) */
-	if (p->run_gpus < 0 || gpus) {
-		p->run_gpus = gpus ? 1 : 0;
-		str_copy(p->run_line, sizeof(p->run_line), run);
-	}
+	note_run(p, run, gpus);
 	(void)at;
 	return true;
 }

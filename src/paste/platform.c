@@ -154,7 +154,8 @@ static void note_wsl_named(struct paste *p, const char *line, const struct paste
 static bool notebook_starts_word(const char *line, const char *w)
 {
 	return w == line || !(ascii_letter((unsigned char)w[-1]) || char_is_digit((unsigned char)w[-1]) ||
-			      w[-1] == '_' || w[-1] == '-' || (w[0] == '/' && w[-1] != ' ' && w[-1] != '\t' && w[-1] != '\'' && w[-1] != '"'));
+			      w[-1] == '_' || w[-1] == '-' ||
+			      (w[0] == '/' && w[-1] != ' ' && w[-1] != '\t' && w[-1] != '\'' && w[-1] != '"'));
 }
 
 static const char *notebook_word(const char *line, const char *w)
