@@ -87,9 +87,11 @@ static int tier(int confidence)
 	return confidence >= 60 ? 0 : confidence >= 30 ? 1 : 2;
 }
 
-/* Whether a ranks before b, as explain_rank orders: the confidence tier, then the causal chain. */
+/* Whether a ranks before b, as explain_rank orders: build tools last, the confidence tier, then the causal chain. */
 static bool ranks_before(const struct explain_cause *a, const struct explain_cause *b)
 {
+	if (explain_build_tool_only(a) != explain_build_tool_only(b))
+		return !explain_build_tool_only(a);
 	if (tier(a->confidence) != tier(b->confidence))
 		return tier(a->confidence) < tier(b->confidence);
 	return a->rank < b->rank;

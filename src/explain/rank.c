@@ -245,6 +245,12 @@ static void describe(const struct explain_hit *h, struct candidate *out)
 	}
 }
 
+/* See explain/scan_internal.h. */
+bool explain_build_tool_only(const struct explain_cause *c)
+{
+	return cause_get(c->cause)->stage == STAGE_TOOLKIT && c->confidence < 50;
+}
+
 /* Position of the first match: input, then line. */
 static int first_cmp(const struct explain_hit *a, const struct explain_hit *b)
 {
@@ -267,6 +273,8 @@ static int compare_ranked(const void *pa, const void *pb)
 	const struct ranked *a = pa, *b = pb;
 	int c;
 
+	if (explain_build_tool_only(&a->cause) != explain_build_tool_only(&b->cause))
+		return explain_build_tool_only(&a->cause) ? 1 : -1;
 	if (a->cause.suggested != b->cause.suggested)
 		return a->cause.suggested ? 1 : -1;
 	if (a->cause.suggested && a->cause.prior != b->cause.prior)

@@ -99,4 +99,11 @@ int explain_add_alternative(struct explain_cause *c, const char *title, const ch
  */
 void explain_planned_fix(struct explain_cause *c, const char *directive, const char *text, const char *local);
 
+/*
+ * Whether c only says a build tool is missing (nvcc not on PATH, no toolkit) and no more likely than not:
+ * that matters to compiling CUDA code, never to running it, so such a cause follows every other cause, the
+ * suggested ones too ("nvcc: command not found" pasted beside torch.cuda.is_available() returning False).
+ */
+bool explain_build_tool_only(const struct explain_cause *c);
+
 #endif

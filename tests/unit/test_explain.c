@@ -535,6 +535,42 @@ static void test_rank_by_causality(void **state)
 	free(text);
 }
 
+/*
+ * "nvcc: command not found" alone: nvcc not on PATH first, no toolkit the alternative. Beside the
+ * is_available() symptom it follows the symptom's causes: nvcc only compiles, PyTorch runs without it.
+ * "No such file or directory: '/usr/local/cuda/bin/nvcc'" is a build that found no compiler there.
+ */
+static void test_build_tool_follows(void **state)
+{
+	static const char nvcc_alone[] = "$ nvcc -V\nbash: nvcc: command not found\n";
+	static const char with_symptom[] = "torch.cuda.is_available() returns False\n$ nvcc -V\nbash: nvcc: command not found\n";
+	static const char nvcc_path[] = "FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'\n";
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	s = scan_merged(nvcc_alone, &r);
+	assert_int_equal(r.count, 2);
+	assert_int_equal(r.causes[0].cause, CAUSE_TOOLKIT_NVCC_NOT_ON_PATH);
+	assert_false(r.causes[0].suggested);
+	assert_int_equal(r.causes[1].cause, CAUSE_TOOLKIT_NOT_INSTALLED);
+	assert_true(r.causes[1].suggested);
+	release(&r, s);
+
+	s = scan_merged(with_symptom, &r);
+	assert_true(r.count >= 4);
+	assert_int_equal(cause_at(&r, CAUSE_TORCH_CPU_ONLY), 0);
+	assert_int_equal(cause_at(&r, CAUSE_TOOLKIT_NVCC_NOT_ON_PATH), (int)r.count - 2);
+	assert_int_equal(cause_at(&r, CAUSE_TOOLKIT_NOT_INSTALLED), (int)r.count - 1);
+	release(&r, s);
+
+	s = scan_merged(nvcc_path, &r);
+	assert_int_equal(r.causes[0].cause, CAUSE_TOOLKIT_NOT_INSTALLED);
+	assert_string_equal(value(&r.causes[0], "path"), "/usr/local/cuda/bin/nvcc");
+	assert_int_equal(cause_at(&r, CAUSE_TOOLKIT_NVCC_NOT_ON_PATH), 1);
+	release(&r, s);
+}
+
 /* Line numbers stay exact across the scanner's 1 MiB buffer seams. */
 static void test_line_numbers_across_buffers(void **state)
 {
@@ -679,6 +715,7 @@ int main(void)
 		cmocka_unit_test(test_oom_shortage),
 		cmocka_unit_test(test_oom_fragmentation),
 		cmocka_unit_test(test_rank_by_causality),
+		cmocka_unit_test(test_build_tool_follows),
 		cmocka_unit_test(test_line_numbers_across_buffers),
 		cmocka_unit_test(test_ansi_and_progress_bars),
 		cmocka_unit_test(test_traceback_frame),
