@@ -58,8 +58,8 @@ static void conda_pytorch(struct paste *p, const char *version, const char *buil
 /*
  * A line that installs torch with pip or conda ("pip3 install torch torchvision", "if I use pip3 to install
  * pytorch", "conda install pytorch -c pytorch"), or says it imports in another interpreter ("in python3, import
- * torch is fine"): the text's claim that torch is there, which an import error then contradicts. Never takes
- * the line.
+ * torch is fine"): the text's claim that torch is there, which an import error then contradicts. An install
+ * the line says fixed (or solved) the error tells the opposite: torch was missing. Never takes the line.
  */
 static void note_torch_install(struct paste *p, const char *line, const struct paste_at *at)
 {
@@ -71,6 +71,8 @@ static void note_torch_install(struct paste *p, const char *line, const struct p
 	install = str_casestr(line, "install") && (strstr(line, "pip") || strstr(line, "conda"));
 	if (!torch || !(install || strstr(line, "import torch is fine") || strstr(line, "import torch works")))
 		return;
+	if (install && (str_casestr(line, "fixed") || str_casestr(line, "solved")))
+		return;	/* "installing torch with pip fixed it": it was missing, not installed elsewhere */
 	str_printf(p->torch_install_named, sizeof(p->torch_install_named), "line %lu installs torch", at->number);
 }
 

@@ -402,7 +402,7 @@ static void test_paste_nvcc_too_old_for_gpu(void **state)
 /*
  * layumi/Person_reID_baseline_pytorch#146: "No module named torch" where the text installed torch with pip3
  * and imports it fine in python3: another interpreter runs the program. Without the install, torch is
- * simply not installed there.
+ * simply not installed there, and so it is where the text says installing torch fixed it.
  */
 static void test_install_settles_import_error(void **state)
 {
@@ -422,6 +422,13 @@ static void test_install_settles_import_error(void **state)
 	assert_int_equal(r.causes[0].cause, CAUSE_TORCH_WRONG_INTERPRETER);
 	assert_string_equal(r.causes[0].paste_evidence, "torch is installed (line 4 installs torch), yet the program "
 							"cannot import it: another interpreter runs it");
+	release(&r, s);
+
+	/* apprenticelearner/AL_Core#76: an install the text says fixed the error tells torch was missing */
+	snprintf(text, sizeof(text), "%sInstalling the torch with a pip command fixed the issue\n", error);
+	s = scan_merged(text, &r);
+	assert_int_equal(r.causes[0].cause, CAUSE_TORCH_NOT_INSTALLED);
+	assert_string_equal(r.causes[0].paste_evidence, "");
 	release(&r, s);
 }
 
