@@ -291,6 +291,41 @@ static void check_nvcc_path(const struct facts *facts, struct findings *out)
 	}
 }
 
+/*
+ * The working directory builds a CUDA extension, and no toolkit with nvcc exists: not on PATH, not in any
+ * toolkit found (CUDA_HOME, CUDA_PATH, /usr/local/cuda*, /opt/cuda, the distribution's). PyTorch's wheels and
+ * conda's cudatoolkit bring CUDA's libraries but no compiler, so the build stops ("CUDA_HOME environment
+ * variable is not set", or no such file .../bin/nvcc). Nothing else needs a toolkit: no finding without a build.
+ */
+static void check_toolkit_missing(const struct facts *facts, struct findings *out)
+{
+	const struct toolkit_facts *t = &facts->toolkits;
+	const char *home = facts_env(facts, "CUDA_HOME");
+	struct finding *f;
+
+	if (!t->extension_build[0] || t->nvcc_on_path[0] || toolkit_for_path(t) || fact_denied(&t->status))
+		return;
+	f = findings_add(out, CAUSE_TOOLKIT_NOT_INSTALLED, SEV_WARNING,
+			 "%s builds a CUDA extension, but no CUDA toolkit with nvcc is installed", t->extension_build);
+	finding_detail(f, "Compiling CUDA code needs nvcc, which comes only with a CUDA toolkit: neither the driver nor "
+		       "PyTorch's wheels (nor conda's cudatoolkit) bring it. PyTorch's extension builder looks in "
+		       "CUDA_HOME, CUDA_PATH, the nvcc on PATH and /usr/local/cuda, and stops with \"CUDA_HOME "
+		       "environment variable is not set\" or a missing .../bin/nvcc. Running PyTorch needs no toolkit.");
+	finding_evidence(f, "CUDA extension build", t->extension_build, "names CUDAExtension");
+	if (t->count == 0)
+		finding_evidence(f, "CUDA toolkits", N_("toolkit scan"), "none found");
+	else
+		finding_evidence(f, "CUDA toolkits", N_("toolkit scan"), "%d found, none with bin/nvcc", t->count);
+	finding_evidence(f, "nvcc on PATH", N_("environment"), "none (PATH=%s)",
+			 facts_env(facts, "PATH") ? facts_env(facts, "PATH") : "unset");
+	if (home)
+		finding_evidence(f, "CUDA_HOME", N_("environment"), "%s (no bin/nvcc there)", home);
+	finding_fix(f, "python -c \"import torch; print(torch.version.cuda)\"",
+		    "see the CUDA version torch was built with: the toolkit to install");
+	finding_fix(f, NULL, "install that version's CUDA toolkit from NVIDIA (its network repository or runfile; "
+		    "the distribution's nvidia-cuda-toolkit is usually older), then point CUDA_HOME and PATH at it");
+}
+
 static void check_cudnn(const struct facts *facts, struct findings *out)
 {
 	const struct cudnn_facts *c = &facts->cudnn;
@@ -457,6 +492,7 @@ static const struct rule toolkit_rules[] = {
 	{ CAUSE_TOOLKIT_CONFLICT, check_conflict },
 	{ CAUSE_TOOLKIT_ARCH_UNSUPPORTED, check_arch },
 	{ CAUSE_TOOLKIT_NVCC_NOT_ON_PATH, check_nvcc_path },
+	{ CAUSE_TOOLKIT_NOT_INSTALLED, check_toolkit_missing },
 	{ CAUSE_CUDNN_MISSING, check_cudnn },	/* and cudnn.mismatch */
 	{ CAUSE_CUDNN_MISMATCH, check_cudnn_cuda },
 };
