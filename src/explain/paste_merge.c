@@ -662,6 +662,34 @@ static void settle_by_install(struct explain_report *r, const struct paste *p)
 		     shown);
 }
 
+/*
+ * "No module named torch" from a program run with sudo: sudo gives it root's PATH (sudoers' secure_path) and
+ * home, so it runs the system's python, not the venv's, conda's or the one with torch in ~/.local. Where
+ * the text offered another interpreter, that moves first with the line that ran sudo.
+ */
+static void settle_by_sudo(struct explain_report *r, const struct paste *p)
+{
+	static const enum cause_id not_found[] = { CAUSE_TORCH_NOT_INSTALLED };
+	size_t i;
+
+	if (!p->sudo_python_named[0] ||
+	    (i = offered_for(r, not_found, 1, CAUSE_TORCH_WRONG_INTERPRETER)) == r->count)
+		return;
+	settle_first(r, i, N_("%s: sudo runs root's environment (its own PATH and home), so another Python runs "
+			      "than the one torch was installed into"), p->sudo_python_named);
+	if (r->causes[0].nfix == 0) {
+		static const char see[] = N_("see which Python you run and which one sudo runs: two different paths "
+					     "mean sudo's has no torch"),
+				  run[] = N_("run the program as your own user, without sudo; where it needs root, give "
+					     "sudo your interpreter by its full path: sudo \"$(command -v python3)\" and the "
+					     "same arguments");
+
+		explain_add_fix(&r->causes[0], 0, see, i18n_active() ? _(see) : NULL,
+				"command -v python3; sudo sh -c 'command -v python3'");
+		explain_add_fix(&r->causes[0], 0, run, i18n_active() ? _(run) : NULL, NULL);
+	}
+}
+
 /* See explain/paste_merge.h. */
 int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 {
@@ -674,6 +702,7 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 		rule_out_contradicted(r, s->paste);	/* is_available() printed alone marks no section either */
 		settle_by_container(r, s->paste);	/* prose naming docker marks no report section */
 		settle_by_notebook(r, s->paste);
+		settle_by_sudo(r, s->paste);
 		settle_by_install(r, s->paste);
 		return 0;
 	}
@@ -693,6 +722,7 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 		settle_by_platform(r, s->paste);
 		settle_by_container(r, s->paste);
 		settle_by_notebook(r, s->paste);
+		settle_by_sudo(r, s->paste);
 		settle_by_install(r, s->paste);
 		drop_settled_alternatives(r);
 	}

@@ -4,7 +4,8 @@
  * ("pytorch   2.3.0   py3.10_cuda12.1_cudnn8.9.2_0   pytorch"). torch's
  * version (its local tag names the build), the nvidia-* wheels beside it,
  * torchvision/torchaudio, and conda's pytorch build string, cpuonly,
- * pytorch-cuda and cudatoolkit.
+ * pytorch-cuda and cudatoolkit. Also the lines that tell where torch was
+ * installed, and a command that runs Python with sudo.
  */
 #include "paste/paste_internal.h"
 
@@ -74,6 +75,47 @@ static void note_torch_install(struct paste *p, const char *line, const struct p
 	if (install && (str_casestr(line, "fixed") || str_casestr(line, "solved")))
 		return;	/* "installing torch with pip fixed it": it was missing, not installed elsewhere */
 	str_printf(p->torch_install_named, sizeof(p->torch_install_named), "line %lu installs torch", at->number);
+}
+
+static bool word_char(int c)
+{
+	return char_is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '-';
+}
+
+/*
+ * A command that runs Python with sudo ("sudo python3 setup.py install", "sudo -E python train.py"): sudo
+ * gives the command root's environment, with sudoers' secure_path as PATH and root's home, so the python it
+ * finds is the system's, without the venv, conda env or ~/.local site-packages the user installed torch
+ * into (pytorch/vision#7510, Xharlie/BtcDet#6). Options and VAR=value words between sudo and python are
+ * skipped. Offered every line, a prompt's too.
+ */
+void paste_note_sudo_python(struct paste *p, const char *line, const struct paste_at *at)
+{
+	const char *s = line;
+
+	if (p->sudo_python_named[0])
+		return;
+	while ((s = strstr(s, "sudo ")) != NULL) {
+		bool word_start = s == line || !word_char((unsigned char)s[-1]);
+
+		s += 5;
+		if (!word_start)
+			continue;
+		for (;;) {	/* the words before the command: -E, -H, VAR=value */
+			while (*s == ' ' || *s == '\t')
+				s++;
+			if (*s != '-' && !(word_char((unsigned char)*s) && strchr(s, '=') &&
+					   strchr(s, '=') < s + strcspn(s, " \t")))
+				break;
+			s += strcspn(s, " \t");
+		}
+		if (str_starts_with(s, "python") && (s[6] == '\0' || s[6] == ' ' || s[6] == '\t' || s[6] == '`' ||
+						     s[6] == '.' || char_is_digit((unsigned char)s[6]))) {
+			str_printf(p->sudo_python_named, sizeof(p->sudo_python_named), "line %lu runs Python with sudo",
+				   at->number);
+			return;
+		}
+	}
 }
 
 bool paste_read_packages(struct paste *p, const char *line, const struct paste_at *at)

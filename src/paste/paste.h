@@ -65,6 +65,9 @@ struct paste {
 	/* the first line that installs torch or says it imports elsewhere ("pip3 install torch", "conda install
 	 * pytorch", "in python3, import torch is fine": "line 3 installs torch"), empty when none */
 	char torch_install_named[64];
+	/* the first line that runs Python with sudo ("sudo python3 setup.py install": "line 3 runs Python with
+	 * sudo"), empty when none: root's environment picks another interpreter than the user's */
+	char sudo_python_named[64];
 	/* torch.cuda.is_available() as the paste printed it (collect_env's "Is CUDA available", a print's
 	 * third word): 1 True, 0 False, -1 not shown */
 	int cuda_available;

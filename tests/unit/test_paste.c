@@ -402,6 +402,39 @@ static void test_notebook_named(void **state)
 }
 
 /*
+ * A command run with sudo gets root's PATH and home: the lines are from pytorch/vision#7510 (torch in a
+ * virtualenv, `sudo python3 setup.py install`), Xharlie/BtcDet#6 (in prose, in backticks) and
+ * grimoire/torch2trt_dynamic#5 (after a conda prompt); sudo running apt or pip is no Python run.
+ */
+static void test_sudo_python_named(void **state)
+{
+	static const struct {
+		const char *text;
+		const char *named;
+	} cases[] = {
+		{ "cd torchvision\nsudo python3 setup.py install \n", "line 2 runs Python with sudo" },
+		{ "When I try to run `sudo python3 setup.py develop` it returns no module named torch error\n",
+		  "line 1 runs Python with sudo" },
+		{ "(zk_mmdet2.4) yyf@zyzn:~/software/torch2trt$ sudo python setup.py install\n",
+		  "line 1 runs Python with sudo" },
+		{ "sudo -E python3.8 train.py\n", "line 1 runs Python with sudo" },
+		{ "sudo apt install -y libjpeg-dev zlib1g-dev\n", "" },
+		{ "ubuntu@smpl:~$ sudo pip install http://download.pytorch.org/whl/cpu/torch-0.3.1-cp27-cp27mu-linux_x86_64.whl\n",
+		  "" },
+		{ "pseudo python is not python\n", "" },
+		{ "sudo pythonic-tool --help\n", "" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct paste *p = read_text(cases[i].text);
+
+		assert_string_equal(p->sudo_python_named, cases[i].named);
+		paste_free(p);
+	}
+}
+
+/*
  * At a Python prompt the line after the question is its answer (pytorch/pytorch#6098's IPython session,
  * pytorch/pytorch#28195's REPL); other lines after a prompt are not.
  */
@@ -591,6 +624,7 @@ int main(void)
 		cmocka_unit_test(test_gate_table),
 		cmocka_unit_test(test_container_named_in_prose),
 		cmocka_unit_test(test_notebook_named),
+		cmocka_unit_test(test_sudo_python_named),
 		cmocka_unit_test(test_repl_answers),
 	};
 
