@@ -690,6 +690,23 @@ static void settle_by_sudo(struct explain_report *r, const struct paste *p)
 	}
 }
 
+/*
+ * A cuDNN that is not the one torch was built with, where the text prints LD_LIBRARY_PATH with a cuDNN
+ * directory in it: the loader searches LD_LIBRARY_PATH before a wheel's RUNPATH, so that directory's cuDNN
+ * is the one loaded (pytorch/pytorch#80637). Where the text offered shadowing, it moves first with the line.
+ */
+static void settle_by_ld_path(struct explain_report *r, const struct paste *p)
+{
+	static const enum cause_id mismatch[] = { CAUSE_CUDNN_MISMATCH };
+	size_t i;
+
+	if (!p->cudnn_ld_path_named[0] ||
+	    (i = offered_for(r, mismatch, 1, CAUSE_ENV_LIBRARY_SHADOWING)) == r->count)
+		return;
+	settle_first(r, i, N_("%s: the loader takes cuDNN from there before the one torch ships"),
+		     p->cudnn_ld_path_named);
+}
+
 /* See explain/paste_merge.h. */
 int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 {
@@ -703,6 +720,7 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 		settle_by_container(r, s->paste);	/* prose naming docker marks no report section */
 		settle_by_notebook(r, s->paste);
 		settle_by_sudo(r, s->paste);
+		settle_by_ld_path(r, s->paste);
 		settle_by_install(r, s->paste);
 		return 0;
 	}
@@ -723,6 +741,7 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 		settle_by_container(r, s->paste);
 		settle_by_notebook(r, s->paste);
 		settle_by_sudo(r, s->paste);
+		settle_by_ld_path(r, s->paste);
 		settle_by_install(r, s->paste);
 		drop_settled_alternatives(r);
 	}

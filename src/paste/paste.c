@@ -325,6 +325,7 @@ void paste_line(struct paste *p, const char *line, size_t len, int input, unsign
 	for (s = buf; char_is_space((unsigned char)*s); s++)
 		;
 	paste_note_sudo_python(p, s, &at);
+	paste_note_ld_library_path(p, s, &at);
 	for (size_t i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
 		if (readers[i](p, s, &at))
 			return;

@@ -68,6 +68,10 @@ struct paste {
 	/* the first line that runs Python with sudo ("sudo python3 setup.py install": "line 3 runs Python with
 	 * sudo"), empty when none: root's environment picks another interpreter than the user's */
 	char sudo_python_named[64];
+	/* the first printed LD_LIBRARY_PATH that holds a cuDNN directory ("line 21 shows LD_LIBRARY_PATH with
+	 * /apps/cudnn/v8.0.3/lib64"), empty when none: that cuDNN is loaded before the one torch ships */
+	char cudnn_ld_path_named[160];
+	unsigned long ld_path_echo_line;	/* the last line that ran echo $LD_LIBRARY_PATH, 0 none */
 	/* torch.cuda.is_available() as the paste printed it (collect_env's "Is CUDA available", a print's
 	 * third word): 1 True, 0 False, -1 not shown */
 	int cuda_available;

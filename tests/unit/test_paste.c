@@ -435,6 +435,37 @@ static void test_sudo_python_named(void **state)
 }
 
 /*
+ * LD_LIBRARY_PATH as the text prints it: the echo and its value from pytorch/pytorch#80637 (a cuDNN 8.0.3
+ * directory ahead of the wheel's own cuDNN); the export line of the CUDA installation guide's
+ * post-installation actions sets it, and shows nothing about what a program ran with.
+ */
+static void test_cudnn_on_ld_library_path(void **state)
+{
+	static const struct {
+		const char *text;
+		const char *named;
+	} cases[] = {
+		{ "(py38) [0] rzou@devfair0317:~/binaries_test  $ echo $LD_LIBRARY_PATH\n"
+		  "/public/apps/cudnn/v8.0.3.33-cuda.11.0/cuda/lib64:/public/apps/cuda/11.0/lib64:/usr/local/cuda/lib64:"
+		  "/usr/local/cuda/lib64::/public/slurm/20.11.8/lib:/public/slurm/20.11.8/lib\n",
+		  "line 2 shows LD_LIBRARY_PATH with /public/apps/cudnn/v8.0.3.33-cuda.11.0/cuda/lib64" },
+		{ "$ echo $LD_LIBRARY_PATH\n/usr/local/cuda/lib64\n", "" },
+		{ "export LD_LIBRARY_PATH=/usr/local/cudnn/lib64${LD_LIBRARY_PATH:+:${LD_LIBRARY_PATH}}\n", "" },
+		{ "LD_LIBRARY_PATH=/opt/cuda/lib64:/opt/cudnn-8.9/lib\n",
+		  "line 1 shows LD_LIBRARY_PATH with /opt/cudnn-8.9/lib" },
+		{ "$ echo $LD_LIBRARY_PATH\n\n/opt/cudnn/lib64\n", "" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct paste *p = read_text(cases[i].text);
+
+		assert_string_equal(p->cudnn_ld_path_named, cases[i].named);
+		paste_free(p);
+	}
+}
+
+/*
  * At a Python prompt the line after the question is its answer (pytorch/pytorch#6098's IPython session,
  * pytorch/pytorch#28195's REPL); other lines after a prompt are not.
  */
@@ -625,6 +656,7 @@ int main(void)
 		cmocka_unit_test(test_container_named_in_prose),
 		cmocka_unit_test(test_notebook_named),
 		cmocka_unit_test(test_sudo_python_named),
+		cmocka_unit_test(test_cudnn_on_ld_library_path),
 		cmocka_unit_test(test_repl_answers),
 	};
 
