@@ -707,6 +707,50 @@ static void settle_by_ld_path(struct explain_report *r, const struct paste *p)
 		     p->cudnn_ld_path_named);
 }
 
+/*
+ * No nvcc where the text shows conda's cudatoolkit: that package holds CUDA's runtime libraries for the
+ * programs conda installs, not the compiler (NVIDIA/apex#473, conda-forge/cudatoolkit-dev-feedstock#80), so
+ * the environment has no toolkit to find. toolkit.not-installed, where the text offered it, moves first
+ * (or keeps its place) with the line that showed the package, and the fix says which nvcc is needed.
+ */
+static void settle_by_conda_toolkit(struct explain_report *r, const struct paste *p)
+{
+	const struct python_facts *py = &p->facts->python;
+	const char *version;
+	char major_minor[16];
+	size_t i;
+
+	if (r->count == 0 || py->ntorch < 1 || !(version = py->torches[0].conda_cudatoolkit)[0])
+		return;
+	if (r->causes[0].cause == CAUSE_TOOLKIT_NOT_INSTALLED)
+		i = 0;
+	else if (r->causes[0].cause == CAUSE_TOOLKIT_NVCC_NOT_ON_PATH)
+		i = offered_at(r, CAUSE_TOOLKIT_NOT_INSTALLED);
+	else
+		return;
+	if (i == r->count)
+		return;
+	str_copy(major_minor, sizeof(major_minor), version);
+	if (strchr(major_minor, '.') && strchr(strchr(major_minor, '.') + 1, '.'))
+		*strchr(strchr(major_minor, '.') + 1, '.') = '\0';
+	settle_first(r, i, N_("the text shows conda's cudatoolkit %s: it holds CUDA's runtime libraries, not nvcc"),
+		     version);
+	if (r->causes[0].nfix == 0) {
+		char *text = str_dupf("install NVIDIA's CUDA %s toolkit, which has nvcc, and set CUDA_HOME to the "
+				      "directory above its bin",
+				      major_minor);
+		char *local = i18n_active() ?
+			str_dupf(_("install NVIDIA's CUDA %s toolkit, which has nvcc, and set CUDA_HOME to the directory "
+				   "above its bin"),
+				 major_minor) : NULL;
+
+		if (text)
+			explain_add_fix(&r->causes[0], 0, text, local, NULL);
+		free(text);
+		free(local);
+	}
+}
+
 /* See explain/paste_merge.h. */
 int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 {
@@ -721,6 +765,7 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 		settle_by_notebook(r, s->paste);
 		settle_by_sudo(r, s->paste);
 		settle_by_ld_path(r, s->paste);
+		settle_by_conda_toolkit(r, s->paste);
 		settle_by_install(r, s->paste);
 		return 0;
 	}
@@ -742,6 +787,7 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 		settle_by_notebook(r, s->paste);
 		settle_by_sudo(r, s->paste);
 		settle_by_ld_path(r, s->paste);
+		settle_by_conda_toolkit(r, s->paste);
 		settle_by_install(r, s->paste);
 		drop_settled_alternatives(r);
 	}

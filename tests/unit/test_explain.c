@@ -400,6 +400,61 @@ static void test_paste_nvcc_too_old_for_gpu(void **state)
 }
 
 /*
+ * What the text shows around an error settles it (docs/explain.md, "What the paste shows"): sudo running
+ * Python (pytorch/vision#7510), LD_LIBRARY_PATH printed with a cuDNN directory (pytorch/pytorch#80637),
+ * conda's cudatoolkit beside a missing nvcc (montefiore-institute/alan-cluster#58). Without that context
+ * the same error keeps its usual first cause.
+ */
+static void test_context_settles(void **state)
+{
+	static const struct {
+		const char *text;
+		enum cause_id before, after;
+		const char *evidence;
+	} cases[] = {
+		{ "sudo python3 setup.py install \n"
+		  "Traceback (most recent call last):\n  File \"setup.py\", line 9, in <module>\n    import torch\n"
+		  "ModuleNotFoundError: No module named 'torch'\n",
+		  CAUSE_TORCH_NOT_INSTALLED, CAUSE_TORCH_WRONG_INTERPRETER,
+		  "line 1 runs Python with sudo: sudo runs root's environment (its own PATH and home), so another "
+		  "Python runs than the one torch was installed into" },
+		{ "(py38) [0] rzou@devfair0317:~/binaries_test  $ echo $LD_LIBRARY_PATH\n"
+		  "/public/apps/cudnn/v8.0.3.33-cuda.11.0/cuda/lib64:/public/apps/cuda/11.0/lib64:/usr/local/cuda/lib64\n"
+		  "RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, 2) but linked "
+		  "against (8, 0, 3)\n",
+		  CAUSE_CUDNN_MISMATCH, CAUSE_ENV_LIBRARY_SHADOWING,
+		  "line 2 shows LD_LIBRARY_PATH with /public/apps/cudnn/v8.0.3.33-cuda.11.0/cuda/lib64: the loader "
+		  "takes cuDNN from there before the one torch ships" },
+		{ "(PoinTR) [jgustin@master train]$ nvcc --version\n-bash: nvcc: command not found\n"
+		  "(PoinTR) [jgustin@master train]$ conda list cudatoolkit\n"
+		  "# packages in environment at /home/jgustin/anaconda3/envs/PoinTR:\n#\n"
+		  "# Name                    Version                   Build  Channel\n"
+		  "cudatoolkit               11.7.0              hd8887f6_10    conda-forge\n",
+		  CAUSE_TOOLKIT_NVCC_NOT_ON_PATH, CAUSE_TOOLKIT_NOT_INSTALLED,
+		  "the text shows conda's cudatoolkit 11.7.0: it holds CUDA's runtime libraries, not nvcc" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *text = cases[i].text, *error = strrchr(text, '\n');
+		struct explain_report r;
+		struct explain_scanner *s;
+
+		/* the error alone, without its context: the last line, or nvcc's */
+		while (error > text && error[-1] != '\n')
+			error--;
+		s = scan_merged(i == 2 ? "-bash: nvcc: command not found\n" : error, &r);
+		assert_int_equal(r.causes[0].cause, cases[i].before);
+		release(&r, s);
+		s = scan_merged(text, &r);
+		assert_int_equal(r.causes[0].cause, cases[i].after);
+		assert_string_equal(r.causes[0].paste_evidence, cases[i].evidence);
+		assert_true(r.causes[0].nfix > 0);
+		release(&r, s);
+	}
+}
+
+/*
  * layumi/Person_reID_baseline_pytorch#146: "No module named torch" where the text installed torch with pip3
  * and imports it fine in python3: another interpreter runs the program. Without the install, torch is
  * simply not installed there, and so it is where the text says installing torch fixed it.
@@ -424,7 +479,8 @@ static void test_install_settles_import_error(void **state)
 							"cannot import it: another interpreter runs it");
 	release(&r, s);
 
-	/* apprenticelearner/AL_Core#76: an install the text says fixed the error tells torch was missing */
+	
+/* apprenticelearner/AL_Core#76: an install the text says fixed the error tells torch was missing */
 	snprintf(text, sizeof(text), "%sInstalling the torch with a pip command fixed the issue\n", error);
 	s = scan_merged(text, &r);
 	assert_int_equal(r.causes[0].cause, CAUSE_TORCH_NOT_INSTALLED);
@@ -740,6 +796,7 @@ int main(void)
 		cmocka_unit_test(test_paste_nvcc_too_old_for_gpu),
 		cmocka_unit_test(test_cuda_available_true_rules_out),
 		cmocka_unit_test(test_install_settles_import_error),
+		cmocka_unit_test(test_context_settles),
 		cmocka_unit_test(test_container_prompt_settles_unreachable_driver),
 	};
 
