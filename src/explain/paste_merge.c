@@ -751,6 +751,35 @@ static void settle_by_conda_toolkit(struct explain_report *r, const struct paste
 	}
 }
 
+/*
+ * No GPU found where the text sets CUDA_VISIBLE_DEVICES to a value that can hide them all (-1, empty, not an
+ * index, or indices without GPU 0): CUDA enumerates only the devices the variable lists. Where the text
+ * offered env.visible-devices, it moves first with the line that set it.
+ */
+static void settle_by_visible_devices(struct explain_report *r, const struct paste *p)
+{
+	static const enum cause_id no_gpu[] = { CAUSE_CUDA_INIT_FAILED, CAUSE_GPU_NONE, CAUSE_TORCH_CUDA_UNAVAILABLE };
+	size_t i;
+
+	if (!p->visible_devices_named[0] ||
+	    (i = offered_for(r, no_gpu, sizeof(no_gpu) / sizeof(no_gpu[0]), CAUSE_ENV_VISIBLE_DEVICES)) == r->count)
+		return;
+	settle_first(r, i, N_("%s: CUDA sees only the GPUs that variable lists, and this value can list none"),
+		     p->visible_devices_named);
+}
+
+/* What the text around the error shows, beside the reports it holds: the settlements that read it. */
+static void settle_by_context(struct explain_report *r, const struct paste *p)
+{
+	settle_by_container(r, p);
+	settle_by_notebook(r, p);
+	settle_by_sudo(r, p);
+	settle_by_ld_path(r, p);
+	settle_by_conda_toolkit(r, p);
+	settle_by_visible_devices(r, p);
+	settle_by_install(r, p);
+}
+
 /* See explain/paste_merge.h. */
 int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 {
@@ -761,12 +790,7 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 	r->paste = s->paste;
 	if (!paste_saw_any(s->paste)) {
 		rule_out_contradicted(r, s->paste);	/* is_available() printed alone marks no section either */
-		settle_by_container(r, s->paste);	/* prose naming docker marks no report section */
-		settle_by_notebook(r, s->paste);
-		settle_by_sudo(r, s->paste);
-		settle_by_ld_path(r, s->paste);
-		settle_by_conda_toolkit(r, s->paste);
-		settle_by_install(r, s->paste);
+		settle_by_context(r, s->paste);	/* prose and commands mark no report section */
 		return 0;
 	}
 	rules_run(s->paste->facts, &d);
@@ -783,12 +807,7 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 		rule_out_contradicted(r, s->paste);
 		settle_by_build(r, s->paste);
 		settle_by_platform(r, s->paste);
-		settle_by_container(r, s->paste);
-		settle_by_notebook(r, s->paste);
-		settle_by_sudo(r, s->paste);
-		settle_by_ld_path(r, s->paste);
-		settle_by_conda_toolkit(r, s->paste);
-		settle_by_install(r, s->paste);
+		settle_by_context(r, s->paste);
 		drop_settled_alternatives(r);
 	}
 	return rc;

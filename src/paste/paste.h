@@ -72,6 +72,9 @@ struct paste {
 	 * /apps/cudnn/v8.0.3/lib64"), empty when none: that cuDNN is loaded before the one torch ships */
 	char cudnn_ld_path_named[160];
 	unsigned long ld_path_echo_line;	/* the last line that ran echo $LD_LIBRARY_PATH, 0 none */
+	/* the first line that sets CUDA_VISIBLE_DEVICES to a value that can hide every GPU ("line 2 sets
+	 * CUDA_VISIBLE_DEVICES=-1"), empty when none */
+	char visible_devices_named[96];
 	/* torch.cuda.is_available() as the paste printed it (collect_env's "Is CUDA available", a print's
 	 * third word): 1 True, 0 False, -1 not shown */
 	int cuda_available;

@@ -466,6 +466,38 @@ static void test_cudnn_on_ld_library_path(void **state)
 }
 
 /*
+ * CUDA_VISIBLE_DEVICES set to a value that can hide every GPU: numba/numba#5793 (-1), endernewton/
+ * tf-faster-rcnn#38 ($0, in backquotes), weizhepei/CasRel#28 ("1" on a one-GPU machine); GPU 0 among the
+ * indices, a GPU UUID (pytorch/pytorch#99137's) or a comparison hide nothing.
+ */
+static void test_visible_devices_set(void **state)
+{
+	static const struct {
+		const char *text;
+		const char *named;
+	} cases[] = {
+		{ "Call to cuInit results in CUDA_ERROR_NO_DEVICE:\nos.environ[\"CUDA_VISIBLE_DEVICES\"]=\"-1\"\n",
+		  "line 2 sets CUDA_VISIBLE_DEVICES=-1" },
+		{ "`CUDA_VISIBLE_DEVICES=$0 ./tools/demo.py `\n", "line 1 sets CUDA_VISIBLE_DEVICES=$0" },
+		{ "os.environ[\"CUDA_VISIBLE_DEVICES\"] = \"1\" \n", "line 1 sets CUDA_VISIBLE_DEVICES=1" },
+		{ "export CUDA_VISIBLE_DEVICES=\n", "line 1 sets CUDA_VISIBLE_DEVICES=" },
+		{ "os.environ[\"CUDA_VISIBLE_DEVICES\"] = \"0\"\n", "" },
+		{ "export CUDA_VISIBLE_DEVICES=2,0\n", "" },
+		{ "CUDA_VISIBLE_DEVICES=GPU-56622fc6-a9b3-5594-4c6d-b0b231be656a python train.py\n", "" },
+		{ "if os.environ['CUDA_VISIBLE_DEVICES'] == '1':\n", "" },
+		{ "print(os.environ['CUDA_VISIBLE_DEVICES'])\n", "" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct paste *p = read_text(cases[i].text);
+
+		assert_string_equal(p->visible_devices_named, cases[i].named);
+		paste_free(p);
+	}
+}
+
+/*
  * At a Python prompt the line after the question is its answer (pytorch/pytorch#6098's IPython session,
  * pytorch/pytorch#28195's REPL); other lines after a prompt are not.
  */
@@ -657,6 +689,7 @@ int main(void)
 		cmocka_unit_test(test_notebook_named),
 		cmocka_unit_test(test_sudo_python_named),
 		cmocka_unit_test(test_cudnn_on_ld_library_path),
+		cmocka_unit_test(test_visible_devices_set),
 		cmocka_unit_test(test_repl_answers),
 	};
 
