@@ -12,6 +12,8 @@
  */
 #include "testutil.h"
 
+#include <stddef.h>
+
 #include "paste/paste.h"
 #include "rules/rules.h"
 #include "util/str.h"
@@ -24,6 +26,22 @@ static struct paste *read_text(const char *text)
 	paste_feed(p, text, strlen(text), 0, 0);
 	paste_finish(p);
 	return p;
+}
+
+/* Text and what the paste should name from it (a *_named field of struct paste, "" for nothing). */
+struct named_case {
+	const char *text;
+	const char *named;
+};
+
+static void check_named(const struct named_case *cases, size_t n, size_t field)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct paste *p = read_text(cases[i].text);
+
+		assert_string_equal((const char *)p + field, cases[i].named);
+		paste_free(p);
+	}
 }
 
 static void test_collect_env_cu121_driver_470(void **state)
@@ -346,10 +364,7 @@ static void test_wsl_named_in_prose(void **state)
  */
 static void test_container_named_in_prose(void **state)
 {
-	static const struct {
-		const char *text;
-		const char *named;
-	} cases[] = {
+	static const struct named_case cases[] = {
 		{ "I've run command  `docker pull anibali/pytorch:1.4.0-cuda10.1`\n", "the text names docker (line 1)" },
 		{ "it seems like the `--gpus` option needs to be passed to docker-compose?\n",
 		  "the text names docker-compose (line 1)" },
@@ -361,13 +376,7 @@ static void test_container_named_in_prose(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct paste *p = read_text(cases[i].text);
-
-		assert_string_equal(p->container_named, cases[i].named);
-		assert_false(p->facts->container.in_container);
-		paste_free(p);
-	}
+	check_named(cases, sizeof(cases) / sizeof(cases[0]), offsetof(struct paste, container_named));
 }
 
 /*
@@ -377,10 +386,7 @@ static void test_container_named_in_prose(void **state)
  */
 static void test_notebook_named(void **state)
 {
-	static const struct {
-		const char *text;
-		const char *named;
-	} cases[] = {
+	static const struct named_case cases[] = {
 		{ "https://colab.research.google.com/drive\n", "the text shows Google Colab (line 1)" },
 		{ "%cd /content/Fooocus\n", "the text shows Google Colab (line 1)" },
 		{ "  File \"/content/Fooocus/launch.py\", line 152, in <module>\n", "the text shows Google Colab (line 1)" },
@@ -393,12 +399,7 @@ static void test_notebook_named(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct paste *p = read_text(cases[i].text);
-
-		assert_string_equal(p->notebook_named, cases[i].named);
-		paste_free(p);
-	}
+	check_named(cases, sizeof(cases) / sizeof(cases[0]), offsetof(struct paste, notebook_named));
 }
 
 /*
@@ -408,10 +409,7 @@ static void test_notebook_named(void **state)
  */
 static void test_sudo_python_named(void **state)
 {
-	static const struct {
-		const char *text;
-		const char *named;
-	} cases[] = {
+	static const struct named_case cases[] = {
 		{ "cd torchvision\nsudo python3 setup.py install \n", "line 2 runs Python with sudo" },
 		{ "When I try to run `sudo python3 setup.py develop` it returns no module named torch error\n",
 		  "line 1 runs Python with sudo" },
@@ -426,12 +424,7 @@ static void test_sudo_python_named(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct paste *p = read_text(cases[i].text);
-
-		assert_string_equal(p->sudo_python_named, cases[i].named);
-		paste_free(p);
-	}
+	check_named(cases, sizeof(cases) / sizeof(cases[0]), offsetof(struct paste, sudo_python_named));
 }
 
 /*
@@ -441,10 +434,7 @@ static void test_sudo_python_named(void **state)
  */
 static void test_cudnn_on_ld_library_path(void **state)
 {
-	static const struct {
-		const char *text;
-		const char *named;
-	} cases[] = {
+	static const struct named_case cases[] = {
 		{ "(py38) [0] rzou@devfair0317:~/binaries_test  $ echo $LD_LIBRARY_PATH\n"
 		  "/public/apps/cudnn/v8.0.3.33-cuda.11.0/cuda/lib64:/public/apps/cuda/11.0/lib64:/usr/local/cuda/lib64:"
 		  "/usr/local/cuda/lib64::/public/slurm/20.11.8/lib:/public/slurm/20.11.8/lib\n",
@@ -457,12 +447,7 @@ static void test_cudnn_on_ld_library_path(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct paste *p = read_text(cases[i].text);
-
-		assert_string_equal(p->cudnn_ld_path_named, cases[i].named);
-		paste_free(p);
-	}
+	check_named(cases, sizeof(cases) / sizeof(cases[0]), offsetof(struct paste, cudnn_ld_path_named));
 }
 
 /*
@@ -472,10 +457,7 @@ static void test_cudnn_on_ld_library_path(void **state)
  */
 static void test_visible_devices_set(void **state)
 {
-	static const struct {
-		const char *text;
-		const char *named;
-	} cases[] = {
+	static const struct named_case cases[] = {
 		{ "Call to cuInit results in CUDA_ERROR_NO_DEVICE:\nos.environ[\"CUDA_VISIBLE_DEVICES\"]=\"-1\"\n",
 		  "line 2 sets CUDA_VISIBLE_DEVICES=-1" },
 		{ "`CUDA_VISIBLE_DEVICES=$0 ./tools/demo.py `\n", "line 1 sets CUDA_VISIBLE_DEVICES=$0" },
@@ -489,12 +471,7 @@ static void test_visible_devices_set(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct paste *p = read_text(cases[i].text);
-
-		assert_string_equal(p->visible_devices_named, cases[i].named);
-		paste_free(p);
-	}
+	check_named(cases, sizeof(cases) / sizeof(cases[0]), offsetof(struct paste, visible_devices_named));
 }
 
 /*
