@@ -66,12 +66,19 @@ static void note_torch_install(struct paste *p, const char *line, const struct p
 {
 	bool install, torch;
 
+	/* "resolved now, generally it should work with: / pip install torch": an install offered as the fix */
+	if (strstr(line, "solved") || strstr(line, "fixed") || strstr(line, "should work"))
+		p->fix_said_line = at->number;
 	if (p->torch_install_named[0] || !(strstr(line, "orch") || strstr(line, "ORCH")))
 		return;	/* a fast filter: most lines never name torch */
 	torch = strstr(line, "torch") || strstr(line, "Torch") || strstr(line, "TORCH");
 	install = str_casestr(line, "install") && (strstr(line, "pip") || strstr(line, "conda"));
 	if (!torch || !(install || strstr(line, "import torch is fine") || strstr(line, "import torch works")))
 		return;
+	if (install && p->fix_said_line && at->number - p->fix_said_line <= 3) {
+		p->fix_said_line = at->number;	/* a list of fixes goes on: "or / sudo pip install torch" */
+		return;
+	}
 	if (install && (str_casestr(line, "fixed") || str_casestr(line, "solved")))
 		return;	/* "installing torch with pip fixed it": it was missing, not installed elsewhere */
 	str_printf(p->torch_install_named, sizeof(p->torch_install_named), "line %lu installs torch", at->number);
@@ -118,6 +125,51 @@ void paste_note_sudo_python(struct paste *p, const char *line, const struct past
 	}
 }
 
+/* Where a Python program can run: an IDE, a notebook, a terminal (each runs its own interpreter). */
+static const char *const run_places[] = {
+	"pycharm", "vscode", "vs code", "spyder", "jupyter", "notebook", "terminal", "command line", "cmd",
+	"anaconda prompt", "ipython", "console",
+};
+
+static int run_place(const char *from, const char *to, const char **at)
+{
+	const char *best = NULL;
+	int which = -1;
+
+	for (size_t i = 0; i < sizeof(run_places) / sizeof(run_places[0]); i++) {
+		const char *w = str_casestr(from, run_places[i]);
+
+		if (w && w < to && (!best || w < best)) {
+			best = w;
+			which = (int)i;
+		}
+	}
+	*at = best;
+	return which;
+}
+
+/*
+ * "i can run project on pycharm but when i try to run on terminal i get that result" (vt-vl-lab/
+ * 3d-photo-inpainting#37): the program runs in one place and fails in another, so torch is there, for the
+ * interpreter of the first. A line that names a way of running before " but " and another one after it.
+ */
+static void note_runs_elsewhere(struct paste *p, const char *line, const struct paste_at *at)
+{
+	const char *but = strstr(line, " but "), *first, *second;
+	int a, b;
+
+	if (p->torch_install_named[0] || !but)
+		return;
+	if (!str_casestr(line, "run") && !str_casestr(line, "work") && !str_casestr(line, "import"))
+		return;
+	a = run_place(line, but, &first);
+	b = run_place(but, but + strlen(but), &second);
+	if (a < 0 || b < 0 || a == b)
+		return;
+	str_printf(p->torch_install_named, sizeof(p->torch_install_named), "line %lu runs it in %s, not in %s",
+		   at->number, run_places[a], run_places[b]);
+}
+
 bool paste_read_packages(struct paste *p, const char *line, const struct paste_at *at)
 {
 	char name[64], version[48], build[64] = "";
@@ -125,6 +177,7 @@ bool paste_read_packages(struct paste *p, const char *line, const struct paste_a
 	struct torch_install *t;
 
 	note_torch_install(p, line, at);
+	note_runs_elsewhere(p, line, at);
 
 	if (eq) {	/* freeze: name==version */
 		str_printf(name, sizeof(name), "%.*s", (int)(eq - line), line);

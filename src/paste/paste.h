@@ -65,6 +65,7 @@ struct paste {
 	/* the first line that installs torch or says it imports elsewhere ("pip3 install torch", "conda install
 	 * pytorch", "in python3, import torch is fine": "line 3 installs torch"), empty when none */
 	char torch_install_named[64];
+	unsigned long fix_said_line;		/* the last line saying solved, fixed or "should work", 0 none */
 	/* the first line that runs Python with sudo ("sudo python3 setup.py install": "line 3 runs Python with
 	 * sudo"), empty when none: root's environment picks another interpreter than the user's */
 	char sudo_python_named[64];

@@ -475,6 +475,28 @@ static void test_visible_devices_set(void **state)
 }
 
 /*
+ * Where the text says torch is there for another interpreter: an install (layumi/Person_reID_baseline_pytorch
+ * #146), or the program running in one place and failing in another (vt-vl-lab/3d-photo-inpainting#37). An
+ * install offered as the fix is no such sign (NVIDIA/flownet2-pytorch#142: "resolved now, generally it should
+ * work with:" and a list of install commands).
+ */
+static void test_torch_there_elsewhere(void **state)
+{
+	static const struct named_case cases[] = {
+		{ "But I have tried pip3 install torch /torchvision\n", "line 1 installs torch" },
+		{ "I use macOS Catalina, i can run project on pycharm but when i try to run on terminal i get that result:\n",
+		  "line 1 runs it in pycharm, not in terminal" },
+		{ "I had this issue but resolved now, \n\nGenerally it should work with:\npip install torch\nor\n"
+		  "sudo pip install torch\n\nor \npip install torch --user (give single space between torch and -- user)\n\n"
+		  "or \npip3 install torch --user\n", "" },
+		{ "it runs on the terminal but the GPU is not used\n", "" },
+	};
+
+	(void)state;
+	check_named(cases, sizeof(cases) / sizeof(cases[0]), offsetof(struct paste, torch_install_named));
+}
+
+/*
  * At a Python prompt the line after the question is its answer (pytorch/pytorch#6098's IPython session,
  * pytorch/pytorch#28195's REPL); other lines after a prompt are not.
  */
@@ -667,6 +689,7 @@ int main(void)
 		cmocka_unit_test(test_sudo_python_named),
 		cmocka_unit_test(test_cudnn_on_ld_library_path),
 		cmocka_unit_test(test_visible_devices_set),
+		cmocka_unit_test(test_torch_there_elsewhere),
 		cmocka_unit_test(test_repl_answers),
 	};
 
