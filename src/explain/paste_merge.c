@@ -33,28 +33,35 @@ struct cause_need {
 	enum cause_id cause;
 	unsigned needs;
 	int confidence;
+	int info_confidence;	/* the same for the rule's info finding; 0: an info finding is no cause */
 };
 
 static const struct cause_need cause_needs[] = {
 	/* rules_torch.c check_driver_and_arch: the selected torch's CUDA, the driver version */
-	{ CAUSE_TORCH_DRIVER_TOO_OLD, S(PASTE_TORCH) | S(PASTE_DRIVER), 100 },
+	{ CAUSE_TORCH_DRIVER_TOO_OLD, S(PASTE_TORCH) | S(PASTE_DRIVER), 100, 0 },
 	/* the same check: the torch build's architectures against the GPU's compute capability */
-	{ CAUSE_TORCH_ARCH_UNSUPPORTED, S(PASTE_TORCH) | S(PASTE_GPU), 100 },
+	{ CAUSE_TORCH_ARCH_UNSUPPORTED, S(PASTE_TORCH) | S(PASTE_GPU), 100, 0 },
 	/* rules_torch.c check_build: the torch build, and a GPU present */
-	{ CAUSE_TORCH_CPU_ONLY, S(PASTE_TORCH) | S(PASTE_GPU), 100 },
-	{ CAUSE_TORCH_ROCM_BUILD, S(PASTE_TORCH) | S(PASTE_GPU), 100 },
+	{ CAUSE_TORCH_CPU_ONLY, S(PASTE_TORCH) | S(PASTE_GPU), 100, 0 },
+	{ CAUSE_TORCH_ROCM_BUILD, S(PASTE_TORCH) | S(PASTE_GPU), 100, 0 },
 	/*
 	 * rules_platform.c check_wsl_driver: WSL (the kernel release), and a libcuda.so.1 outside /usr/lib/wsl in the
 	 * loader cache (its other evidence, the module on disk and DKMS, no paste shows: false, never a trigger)
 	 */
-	{ CAUSE_WSL_DRIVER, S(PASTE_CONTAINER) | S(PASTE_LIBS), 100 },
+	{ CAUSE_WSL_DRIVER, S(PASTE_CONTAINER) | S(PASTE_LIBS), 100, 0 },
 	/*
 	 * rules_toolkit.c check_arch: the nvcc on PATH against each GPU's compute capability (a toolkit older than
 	 * the GPU, or one that dropped it); sure as a fact, a cause only where the text builds something with it
 	 */
-	{ CAUSE_TOOLKIT_ARCH_UNSUPPORTED, S(PASTE_TOOLKIT) | S(PASTE_GPU), 70 },
+	{ CAUSE_TOOLKIT_ARCH_UNSUPPORTED, S(PASTE_TOOLKIT) | S(PASTE_GPU), 70, 0 },
+	/*
+	 * rules_toolkit.c check_newer_than_driver: the nvcc (or the toolkit version a template lists) against the
+	 * driver. Beyond the driver's minor-version compatibility nothing built with the toolkit runs; within it only
+	 * PTX newer than the driver fails (an info finding, taken at the lower confidence below)
+	 */
+	{ CAUSE_TOOLKIT_NEWER_THAN_DRIVER, S(PASTE_TOOLKIT) | S(PASTE_DRIVER), 90, 40 },
 	/* rules_load.c check_memory: nvidia-smi's memory row and its Processes table (the GPU table) */
-	{ CAUSE_GPU_MEMORY_BUSY, S(PASTE_GPU), 50 },
+	{ CAUSE_GPU_MEMORY_BUSY, S(PASTE_GPU), 50, 0 },
 };
 
 /* The table's row for cause, or NULL: a cause never taken from a paste. */
@@ -75,11 +82,11 @@ unsigned paste_cause_needs(enum cause_id cause)
 }
 
 /* How surely the rule's finding over the paste's facts is the cause (the table above); 0 when never taken. */
-static int paste_cause_confidence(enum cause_id cause)
+static int paste_cause_confidence(const struct finding *f)
 {
-	const struct cause_need *n = need_of(cause);
+	const struct cause_need *n = need_of(f->cause);
 
-	return n ? n->confidence : 0;
+	return !n ? 0 : f->severity == SEV_INFO ? n->info_confidence : n->confidence;
 }
 
 static int tier(int confidence)
@@ -285,8 +292,8 @@ static int merge_finding(struct explain_report *r, const struct paste *p, const 
 		add_lines(c, p, needs);
 	}
 	/* the rule's own conclusion from what the paste printed; a message that named the cause more surely keeps that */
-	if (paste_cause_confidence(f->cause) > c->confidence || c->from == EXPLAIN_FROM_FACTS)
-		c->confidence = paste_cause_confidence(f->cause);
+	if (paste_cause_confidence(f) > c->confidence || c->from == EXPLAIN_FROM_FACTS)
+		c->confidence = paste_cause_confidence(f);
 	paste_evidence(c, p, f, needs);
 	add_fact_values(c, p, needs);
 	take_fix(c, f, !paste_not_linux(p));
@@ -798,7 +805,8 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 		const struct finding *f = &d.findings.items[i];
 		unsigned needs = paste_cause_needs(f->cause);
 
-		if (f->severity == SEV_INFO || needs == 0 || (needs & ~s->paste->seen) || contradicted(s->paste, f->cause))
+		if (paste_cause_confidence(f) == 0 || needs == 0 || (needs & ~s->paste->seen) ||
+		    contradicted(s->paste, f->cause))
 			continue;
 		rc = merge_finding(r, s->paste, f, needs);
 	}

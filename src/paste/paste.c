@@ -296,7 +296,7 @@ void paste_kernel_release(struct paste *p, const char *release, const struct pas
 static bool (*const readers[])(struct paste *, const char *, const struct paste_at *) = {
 	paste_read_collect_env, paste_read_nvidia_smi, paste_read_nvcc, paste_read_platform, paste_read_kernel,
 	paste_read_ldconfig,
-	paste_read_container, paste_read_packages, paste_read_torch_print,
+	paste_read_container, paste_read_packages, paste_read_torch_print, paste_read_template_fields,
 };
 
 /*

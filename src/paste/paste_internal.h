@@ -50,5 +50,6 @@ bool paste_read_platform(struct paste *p, const char *line, const struct paste_a
 bool paste_read_kernel(struct paste *p, const char *line, const struct paste_at *at);
 bool paste_read_ldconfig(struct paste *p, const char *line, const struct paste_at *at);
 bool paste_read_container(struct paste *p, const char *line, const struct paste_at *at);
+bool paste_read_template_fields(struct paste *p, const char *line, const struct paste_at *at);
 
 #endif

@@ -49,7 +49,10 @@ static void check_newer_than_driver(const struct facts *facts, struct findings *
 				 need.release ? need.release : "", need.value);
 		if (have_max)
 			finding_evidence(f, "newest CUDA this driver supports", max.source, "%s", max.value);
-		if (!has_compat) {
+		if (has_compat) {
+			finding_fix(f, NULL, "upgrade the NVIDIA driver to %s or newer, so it can compile the PTX that "
+				    "CUDA %s generates", need.value, tk->version);
+		} else {
 			finding_fix(f, NULL, "upgrade the NVIDIA driver to %s or newer", need.value);
 			if (have_max) {
 				finding_alternative(f, "keep the driver, change the toolkit");

@@ -7,7 +7,8 @@
  * kimown/docker_debian10_cuda10, NVIDIA/nvidia-docker#1173 and microsoft/WSL#9134 (the Windows TCC/WDDM layout);
  * run lines from floydhub/dockerfiles#3, NVIDIA/nvidia-docker#1173 and pytorch/pytorch#18690; a container prompt
  * from coder/code-server#922; /proc/version from microsoft/WSL#6772; /proc/driver/nvidia/version from
- * weaviate/Verba#72; lspci -nn from RunGp/Nvidiux#4. The collect_env format is torch/utils/collect_env.py's
+ * weaviate/Verba#72; lspci -nn from RunGp/Nvidiux#4; an issue template's version fields from
+ * NVIDIA/numba-cuda#192. The collect_env format is torch/utils/collect_env.py's
  * env_info_fmt.
  */
 #include "testutil.h"
@@ -655,6 +656,44 @@ static void test_wsl_driver_gate(void **state)
 	paste_free(p);
 }
 
+static void test_template_fields(void **state)
+{
+	/* NVIDIA/numba-cuda#192, as typed under the template's description */
+	static const char text[] = "Driver Version: 550.120\nCuda Toolkit: 12.8\n";
+	/* the same values in a template's list markup */
+	static const char marked[] = "- **Driver Version:** 550.120\n* `nvcc version`: v12.8.61\n";
+	/* keys that name no one thing, and values that are no version of what the key names */
+	static const char none[] = "CUDA version: 12.1\nDriver: 12.1\nnvcc: 12.8x\nToolkit path: /usr/local/cuda-12.8\n"
+				   "driver version: 550. and more\n";
+	struct paste *p = read_text(text);
+	struct diagnosis d;
+	bool found = false;
+
+	(void)state;
+	assert_string_equal(facts_driver_version(p->facts), "550.120");
+	assert_string_equal(p->facts->toolkits.items[0].version, "12.8");
+	assert_int_equal(p->first[PASTE_TOOLKIT].number, 2);
+	/* CUDA 12.8 wants driver 570: within 12.x minor-version compatibility, so the rule's finding is info */
+	rules_run(p->facts, &d);
+	for (size_t i = 0; i < d.findings.count; i++)
+		if (d.findings.items[i].cause == CAUSE_TOOLKIT_NEWER_THAN_DRIVER) {
+			found = true;
+			assert_int_equal(d.findings.items[i].severity, SEV_INFO);
+		}
+	assert_true(found);
+	diagnosis_release(&d);
+	paste_free(p);
+
+	p = read_text(marked);
+	assert_string_equal(facts_driver_version(p->facts), "550.120");
+	assert_string_equal(p->facts->toolkits.items[0].version, "12.8.61");
+	paste_free(p);
+
+	p = read_text(none);
+	assert_false(paste_saw_any(p));
+	paste_free(p);
+}
+
 static void test_gate_table(void **state)
 {
 	(void)state;
@@ -684,6 +723,7 @@ int main(void)
 		cmocka_unit_test(test_ldconfig),
 		cmocka_unit_test(test_wsl_driver_gate),
 		cmocka_unit_test(test_gate_table),
+		cmocka_unit_test(test_template_fields),
 		cmocka_unit_test(test_container_named_in_prose),
 		cmocka_unit_test(test_notebook_named),
 		cmocka_unit_test(test_sudo_python_named),
