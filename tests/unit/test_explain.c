@@ -400,6 +400,40 @@ static void test_paste_nvcc_too_old_for_gpu(void **state)
 }
 
 /*
+ * A toolkit newer than the driver, from an issue template's version fields (NVIDIA/numba-cuda#192: driver
+ * 550.120, CUDA 12.8): within CUDA 12's minor-version compatibility only newer PTX fails, so it is a cause below
+ * any message the text quotes; beyond it (driver 470 is older than CUDA 12's first driver) it is sure.
+ */
+static void test_paste_toolkit_newer_than_driver(void **state)
+{
+	static const char within[] = "Driver Version: 550.120\nCuda Toolkit: 12.8\n";
+	static const char beyond[] = "Driver Version: 470.82.01\nCuda Toolkit: 12.1\n";
+	char text[1024];
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	s = scan_merged(within, &r);
+	assert_true(r.count > 0);
+	assert_int_equal(r.causes[0].cause, CAUSE_TOOLKIT_NEWER_THAN_DRIVER);
+	assert_int_equal(r.causes[0].from, EXPLAIN_FROM_FACTS);
+	assert_int_equal(r.causes[0].confidence, 40);
+	assert_non_null(strstr(r.causes[0].title, "needs driver 570"));
+	release(&r, s);
+
+	snprintf(text, sizeof(text), "%s%s\n", within, oom_old);
+	s = scan_merged(text, &r);
+	assert_int_equal(r.causes[0].cause, CAUSE_RUNTIME_OUT_OF_MEMORY);
+	assert_true(cause_at(&r, CAUSE_TOOLKIT_NEWER_THAN_DRIVER) > 0);
+	release(&r, s);
+
+	s = scan_merged(beyond, &r);
+	assert_int_equal(r.causes[0].cause, CAUSE_TOOLKIT_NEWER_THAN_DRIVER);
+	assert_int_equal(r.causes[0].confidence, 90);
+	release(&r, s);
+}
+
+/*
  * What the text shows around an error settles it (docs/explain.md, "What the paste shows"): sudo running
  * Python (pytorch/vision#7510), LD_LIBRARY_PATH printed with a cuDNN directory (pytorch/pytorch#80637),
  * conda's cudatoolkit beside a missing nvcc (montefiore-institute/alan-cluster#58). Without that context
@@ -794,6 +828,7 @@ int main(void)
 		cmocka_unit_test(test_notebook_settles_missing_driver),
 		cmocka_unit_test(test_paste_rules_out_contradicted),
 		cmocka_unit_test(test_paste_nvcc_too_old_for_gpu),
+		cmocka_unit_test(test_paste_toolkit_newer_than_driver),
 		cmocka_unit_test(test_cuda_available_true_rules_out),
 		cmocka_unit_test(test_install_settles_import_error),
 		cmocka_unit_test(test_context_settles),
