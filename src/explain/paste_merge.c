@@ -715,6 +715,21 @@ static void settle_by_ld_path(struct explain_report *r, const struct paste *p)
 }
 
 /*
+ * A stubs directory on the LD_LIBRARY_PATH the text prints, where the text offered cuda.stub-library: the loader
+ * finds the toolkit's link-time libcuda.so there before the driver's, and CUDA calls fail as if no driver were
+ * installed (tensorflow/tensorflow#36974, where removing the entry fixed it). It moves first.
+ */
+static void settle_by_stubs_path(struct explain_report *r, const struct paste *p)
+{
+	size_t i;
+
+	if (!p->stubs_ld_path_named[0] || (i = offered_at(r, CAUSE_CUDA_STUB_LIBRARY)) == r->count || i == 0)
+		return;
+	settle_first(r, i, N_("%s: the loader finds the toolkit's stub libcuda.so there before the driver's"),
+		     p->stubs_ld_path_named);
+}
+
+/*
  * No nvcc where the text shows conda's cudatoolkit: that package holds CUDA's runtime libraries for the
  * programs conda installs, not the compiler (NVIDIA/apex#473, conda-forge/cudatoolkit-dev-feedstock#80), so
  * the environment has no toolkit to find. toolkit.not-installed, where the text offered it, moves first
@@ -782,6 +797,7 @@ static void settle_by_context(struct explain_report *r, const struct paste *p)
 	settle_by_notebook(r, p);
 	settle_by_sudo(r, p);
 	settle_by_ld_path(r, p);
+	settle_by_stubs_path(r, p);
 	settle_by_conda_toolkit(r, p);
 	settle_by_visible_devices(r, p);
 	settle_by_install(r, p);

@@ -7,7 +7,9 @@
  * program ran with, and is left out. What is kept is the first directory of
  * it that holds cuDNN by its name: the loader searches LD_LIBRARY_PATH before
  * a wheel's RUNPATH, so a cuDNN there is the one torch loads
- * (pytorch/pytorch#80637).
+ * (pytorch/pytorch#80637). So is the first toolkit stubs directory: its
+ * libcuda.so is for linking only, and a program that loads it instead of the
+ * driver's gets cudaErrorStubLibrary (CUDA Runtime API, error 34).
  *
  * CUDA_VISIBLE_DEVICES where the text sets it for the program: in Python
  * (os.environ["CUDA_VISIBLE_DEVICES"] = "1"), before a command
@@ -31,18 +33,29 @@ static bool names_variable_at_end(const char *line)
 	       (n >= 23 && strcmp(line + n - 23, "echo ${LD_LIBRARY_PATH}") == 0);
 }
 
-static void keep_cudnn_directory(struct paste *p, const char *value, const struct paste_at *at)
+/* A toolkit's stubs directory (".../lib64/stubs", ".../targets/x86_64-linux/lib/stubs"): link-time libcuda.so */
+static bool is_stubs_directory(const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return n >= 6 && strncmp(dir + n - 6, "/stubs", 6) == 0;
+}
+
+static void keep_directories(struct paste *p, const char *value, const struct paste_at *at)
 {
 	while (*value) {
 		size_t n = strcspn(value, ":");
 		char dir[FACT_PATH];
 
 		str_printf(dir, sizeof(dir), "%.*s", (int)n, value);
-		if (dir[0] == '/' && str_casestr(dir, "cudnn")) {
+		if (dir[0] == '/' && !p->cudnn_ld_path_named[0] && str_casestr(dir, "cudnn"))
 			str_printf(p->cudnn_ld_path_named, sizeof(p->cudnn_ld_path_named),
 				   "line %lu shows LD_LIBRARY_PATH with %.100s", at->number, dir);
-			return;
-		}
+		if (dir[0] == '/' && !p->stubs_ld_path_named[0] && is_stubs_directory(dir))
+			str_printf(p->stubs_ld_path_named, sizeof(p->stubs_ld_path_named),
+				   "line %lu shows LD_LIBRARY_PATH with %.100s", at->number, dir);
 		value += n + (value[n] == ':');
 	}
 }
@@ -52,12 +65,10 @@ void paste_note_ld_library_path(struct paste *p, const char *line, const struct 
 {
 	bool echoed = p->ld_path_echo_line && at->number == p->ld_path_echo_line + 1;
 
-	if (p->cudnn_ld_path_named[0])
-		return;
 	if (echoed && line[0] == '/')
-		keep_cudnn_directory(p, line, at);
+		keep_directories(p, line, at);
 	else if (str_starts_with(line, "LD_LIBRARY_PATH=/"))
-		keep_cudnn_directory(p, line + 16, at);
+		keep_directories(p, line + 16, at);
 	if (names_variable_at_end(line))
 		p->ld_path_echo_line = at->number;
 }

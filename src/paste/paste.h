@@ -72,6 +72,7 @@ struct paste {
 	/* the first printed LD_LIBRARY_PATH that holds a cuDNN directory ("line 21 shows LD_LIBRARY_PATH with
 	 * /apps/cudnn/v8.0.3/lib64"), empty when none: that cuDNN is loaded before the one torch ships */
 	char cudnn_ld_path_named[160];
+	char stubs_ld_path_named[160];	/* the same for a toolkit's stubs directory (libcuda.so for linking) */
 	unsigned long ld_path_echo_line;	/* the last line that ran echo $LD_LIBRARY_PATH, 0 none */
 	/* the first line that sets CUDA_VISIBLE_DEVICES to a value that can hide every GPU ("line 2 sets
 	 * CUDA_VISIBLE_DEVICES=-1"), empty when none */

@@ -489,6 +489,36 @@ static void test_context_settles(void **state)
 }
 
 /*
+ * tensorflow/tensorflow#36974: a devel image's LD_LIBRARY_PATH, printed, lists the toolkit's stubs directory, and
+ * removing it fixed the run. Printed, it settles cuda.stub-library over the container started without a GPU flag;
+ * exported (what the user set, not what the program ran with) it does not.
+ */
+static void test_stubs_on_ld_library_path(void **state)
+{
+	static const char run[] = "$ docker run -it -w /tensorflow_src tensorflow/tensorflow:devel-gpu\n";
+	static const char path[] = "/usr/local/cuda/extras/CUPTI/lib64:/usr/local/cuda/lib64:/usr/local/cuda/lib64/stubs:"
+				   "/usr/include/x64_64-linux-gnu:/usr/local/nvidia/lib:/usr/local/nvidia/lib64\n";
+	char text[1024];
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	snprintf(text, sizeof(text), "%s# echo $LD_LIBRARY_PATH\n%s", run, path);
+	s = scan_merged(text, &r);
+	assert_int_equal(r.causes[0].cause, CAUSE_CUDA_STUB_LIBRARY);
+	assert_string_equal(r.causes[0].paste_evidence, "line 3 shows LD_LIBRARY_PATH with /usr/local/cuda/lib64/stubs: "
+							 "the loader finds the toolkit's stub libcuda.so there before the "
+							 "driver's");
+	release(&r, s);
+
+	snprintf(text, sizeof(text), "%s# export LD_LIBRARY_PATH=%s", run, path);
+	s = scan_merged(text, &r);
+	assert_int_equal(r.causes[0].cause, CAUSE_CONTAINER_NO_GPU);
+	assert_true(cause_at(&r, CAUSE_CUDA_STUB_LIBRARY) > 0);
+	release(&r, s);
+}
+
+/*
  * layumi/Person_reID_baseline_pytorch#146: "No module named torch" where the text installed torch with pip3
  * and imports it fine in python3: another interpreter runs the program. Without the install, torch is
  * simply not installed there, and so it is where the text says installing torch fixed it.
@@ -829,6 +859,7 @@ int main(void)
 		cmocka_unit_test(test_paste_rules_out_contradicted),
 		cmocka_unit_test(test_paste_nvcc_too_old_for_gpu),
 		cmocka_unit_test(test_paste_toolkit_newer_than_driver),
+		cmocka_unit_test(test_stubs_on_ld_library_path),
 		cmocka_unit_test(test_cuda_available_true_rules_out),
 		cmocka_unit_test(test_install_settles_import_error),
 		cmocka_unit_test(test_context_settles),
