@@ -489,6 +489,37 @@ static void test_context_settles(void **state)
 }
 
 /*
+ * nvcc run from $CUDA_HOME/bin with CUDA_HOME set like PATH: a leading ':' (erikwijmans/Pointnet2_PyTorch#129,
+ * Newbeeer/Poisson_flow#2) or a trailing one (CVMI-Lab/PAConv#24). The toolkit is there; the variable is not
+ * one directory. A plain "nvcc: not found" stays the usual differential.
+ */
+static void test_nvcc_path_list(void **state)
+{
+	static const struct {
+		const char *text, *home;
+	} cases[] = {
+		{ "    /bin/sh: 1: :/usr/local/cuda-10.1/bin/nvcc: not found\n", "/usr/local/cuda-10.1" },
+		{ "1: :/usr/local/cuda-11.0:/usr/local/cuda-11.0/bin/nvcc: not found\n", "/usr/local/cuda-11.0" },
+		{ "/bin/sh: 1: /data1/zyy/usr/local/cuda-10.1:/bin/nvcc: not found\n", "/data1/zyy/usr/local/cuda-10.1" },
+	};
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		s = scan_merged(cases[i].text, &r);
+		assert_int_equal(r.causes[0].cause, CAUSE_TOOLKIT_NVCC_NOT_ON_PATH);
+		assert_int_equal(r.causes[0].confidence, 80);
+		assert_string_equal(value(&r.causes[0], "home"), cases[i].home);
+		release(&r, s);
+	}
+	s = scan_merged("/bin/sh: 1: nvcc: not found\n", &r);
+	assert_true(r.causes[0].confidence < 60);
+	assert_null(value(&r.causes[0], "home"));
+	release(&r, s);
+}
+
+/*
  * tensorflow/tensorflow#36974: a devel image's LD_LIBRARY_PATH, printed, lists the toolkit's stubs directory, and
  * removing it fixed the run. Printed, it settles cuda.stub-library over the container started without a GPU flag;
  * exported (what the user set, not what the program ran with) it does not.
@@ -860,6 +891,7 @@ int main(void)
 		cmocka_unit_test(test_paste_nvcc_too_old_for_gpu),
 		cmocka_unit_test(test_paste_toolkit_newer_than_driver),
 		cmocka_unit_test(test_stubs_on_ld_library_path),
+		cmocka_unit_test(test_nvcc_path_list),
 		cmocka_unit_test(test_cuda_available_true_rules_out),
 		cmocka_unit_test(test_install_settles_import_error),
 		cmocka_unit_test(test_context_settles),
