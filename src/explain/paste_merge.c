@@ -715,6 +715,24 @@ static void settle_by_ld_path(struct explain_report *r, const struct paste *p)
 }
 
 /*
+ * nouveau blacklisted in the text, and the text still reads as no NVIDIA driver (nouveau bound to the GPU,
+ * negativo17/nvidia-driver#73): the blacklist is the NVIDIA driver's install step, so the driver is there and
+ * nouveau still loads first, from an initramfs built before the blacklist. driver.not-loaded moves first.
+ */
+static void settle_by_nouveau_blacklist(struct explain_report *r, const struct paste *p)
+{
+	static const enum cause_id not_installed[] = { CAUSE_DRIVER_NOT_INSTALLED };
+	size_t i;
+
+	if (!p->nouveau_blacklist_named[0] ||
+	    (i = offered_for(r, not_installed, 1, CAUSE_DRIVER_NOT_LOADED)) == r->count)
+		return;
+	settle_first(r, i, N_("%s: that is the NVIDIA driver's install step, so nouveau still loads before the installed "
+			      "driver (an initramfs built before the blacklist keeps it)"),
+		     p->nouveau_blacklist_named);
+}
+
+/*
  * A stubs directory on the LD_LIBRARY_PATH the text prints, where the text offered cuda.stub-library: the loader
  * finds the toolkit's link-time libcuda.so there before the driver's, and CUDA calls fail as if no driver were
  * installed (tensorflow/tensorflow#36974, where removing the entry fixed it). It moves first.
@@ -798,6 +816,7 @@ static void settle_by_context(struct explain_report *r, const struct paste *p)
 	settle_by_sudo(r, p);
 	settle_by_ld_path(r, p);
 	settle_by_stubs_path(r, p);
+	settle_by_nouveau_blacklist(r, p);
 	settle_by_conda_toolkit(r, p);
 	settle_by_visible_devices(r, p);
 	settle_by_install(r, p);

@@ -14,6 +14,32 @@
 #include "probe/probe_internal.h"
 #include "util/str.h"
 
+/*
+ * See paste_internal.h. Offered every line; never takes one. A kernel command line (dmesg's "Command line:",
+ * /proc/cmdline, GRUB_CMDLINE_LINUX) with modprobe.blacklist=nouveau, rd.driver.blacklist=nouveau or
+ * nouveau.modeset=0, or a modprobe.d line "blacklist nouveau": what NVIDIA's installer and driver packages
+ * set up, and what install guides have users write before installing the driver.
+ */
+void paste_note_nouveau_blacklist(struct paste *p, const char *line, const struct paste_at *at)
+{
+	const char *b;
+	bool named = false;
+
+	if (p->nouveau_blacklist_named[0] || !(b = strstr(line, "nouveau")))
+		return;
+	if (str_starts_with(line, "blacklist nouveau") || strstr(line, "nouveau.modeset=0"))
+		named = true;
+	for (b = strstr(line, "blacklist="); b && !named; b = strstr(b + 1, "blacklist=")) {
+		size_t n = strcspn(b, " \t\"'");
+		const char *hit = strstr(b, "nouveau");
+
+		named = hit && hit < b + n;
+	}
+	if (named)
+		str_printf(p->nouveau_blacklist_named, sizeof(p->nouveau_blacklist_named), "line %lu blacklists nouveau",
+			   at->number);
+}
+
 static bool take_dmesg(struct paste *p, const char *line, const struct paste_at *at)
 {
 	struct kernlog_facts *k = &p->facts->kernlog;

@@ -77,6 +77,9 @@ struct paste {
 	/* the first line that sets CUDA_VISIBLE_DEVICES to a value that can hide every GPU ("line 2 sets
 	 * CUDA_VISIBLE_DEVICES=-1"), empty when none */
 	char visible_devices_named[96];
+	/* the first line that blacklists nouveau (a kernel command line, a modprobe.d line: "line 1 blacklists
+	 * nouveau"), empty when none: someone set up the NVIDIA driver's install */
+	char nouveau_blacklist_named[48];
 	/* torch.cuda.is_available() as the paste printed it (collect_env's "Is CUDA available", a print's
 	 * third word): 1 True, 0 False, -1 not shown */
 	int cuda_available;

@@ -520,6 +520,32 @@ static void test_nvcc_path_list(void **state)
 }
 
 /*
+ * negativo17/nvidia-driver#73: nouveau's probe line in dmesg reads as no NVIDIA driver (installed, or not
+ * loaded); the kernel command line above it that blacklists nouveau settles it as not loaded.
+ */
+static void test_nouveau_bound_and_blacklisted(void **state)
+{
+	static const char cmdline[] = "[    0.000000] Command line: BOOT_IMAGE=/vmlinuz-4.20.6-200.fc29.x86_64 ro "
+				      "rootflags=subvol=root rd.driver.blacklist=nouveau\n";
+	static const char probe[] = "[    5.436312] nouveau 0000:01:00.0: NVIDIA GM204 (124020a1)\n";
+	char text[512];
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	s = scan_merged(probe, &r);
+	assert_int_equal(r.causes[0].cause, CAUSE_DRIVER_NOT_INSTALLED);
+	assert_int_equal(cause_at(&r, CAUSE_DRIVER_NOT_LOADED), 1);
+	release(&r, s);
+
+	snprintf(text, sizeof(text), "%s%s", cmdline, probe);
+	s = scan_merged(text, &r);
+	assert_int_equal(r.causes[0].cause, CAUSE_DRIVER_NOT_LOADED);
+	assert_non_null(strstr(r.causes[0].paste_evidence, "line 1 blacklists nouveau"));
+	release(&r, s);
+}
+
+/*
  * tensorflow/tensorflow#36974: a devel image's LD_LIBRARY_PATH, printed, lists the toolkit's stubs directory, and
  * removing it fixed the run. Printed, it settles cuda.stub-library over the container started without a GPU flag;
  * exported (what the user set, not what the program ran with) it does not.
@@ -892,6 +918,7 @@ int main(void)
 		cmocka_unit_test(test_paste_toolkit_newer_than_driver),
 		cmocka_unit_test(test_stubs_on_ld_library_path),
 		cmocka_unit_test(test_nvcc_path_list),
+		cmocka_unit_test(test_nouveau_bound_and_blacklisted),
 		cmocka_unit_test(test_cuda_available_true_rules_out),
 		cmocka_unit_test(test_install_settles_import_error),
 		cmocka_unit_test(test_context_settles),

@@ -476,6 +476,27 @@ static void test_visible_devices_set(void **state)
 }
 
 /*
+ * nouveau blacklisted: the kernel command line in dmesg (negativo17/nvidia-driver#73), GRUB's, a modprobe.d
+ * file. A list that does not name nouveau, nouveau's own probe line and a commented line name nothing.
+ */
+static void test_nouveau_blacklist_named(void **state)
+{
+	static const struct named_case cases[] = {
+		{ "[    0.000000] Command line: BOOT_IMAGE=/vmlinuz-4.20.6-200.fc29.x86_64 root=UUID=8c7955f0-077d-403e-9ea7-"
+		  "c14b48f660d7 ro rootflags=subvol=root rd.driver.blacklist=nouveau\n", "line 1 blacklists nouveau" },
+		{ "intro\nGRUB_CMDLINE_LINUX=\"quiet splash modprobe.blacklist=nvidiafb,nouveau\"\n", "line 2 blacklists nouveau" },
+		{ "blacklist nouveau\noptions nouveau modeset=0\n", "line 1 blacklists nouveau" },
+		{ "linux /vmlinuz root=/dev/sda1 nouveau.modeset=0\n", "line 1 blacklists nouveau" },
+		{ "[    5.436312] nouveau 0000:01:00.0: NVIDIA GM204 (124020a1)\n", "" },
+		{ "Command line: ro modprobe.blacklist=nvidiafb nouveau.noaccel=1\n", "" },
+		{ "#blacklist nouveau\n", "" },
+	};
+
+	(void)state;
+	check_named(cases, sizeof(cases) / sizeof(cases[0]), offsetof(struct paste, nouveau_blacklist_named));
+}
+
+/*
  * Where the text says torch is there for another interpreter: an install (layumi/Person_reID_baseline_pytorch
  * #146), or the program running in one place and failing in another (vt-vl-lab/3d-photo-inpainting#37). An
  * install offered as the fix is no such sign (NVIDIA/flownet2-pytorch#142: "resolved now, generally it should
@@ -729,6 +750,7 @@ int main(void)
 		cmocka_unit_test(test_sudo_python_named),
 		cmocka_unit_test(test_cudnn_on_ld_library_path),
 		cmocka_unit_test(test_visible_devices_set),
+		cmocka_unit_test(test_nouveau_blacklist_named),
 		cmocka_unit_test(test_torch_there_elsewhere),
 		cmocka_unit_test(test_repl_answers),
 	};
