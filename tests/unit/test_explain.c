@@ -80,6 +80,11 @@ static void test_catalog_consistent(void **state)
 			fail_msg("data/explain_signatures.tsv:%d: the source is not an address", t->lines[r]);
 		if (!kb_field(t, r, "title")[0] || !kb_field(t, r, "detail")[0])
 			fail_msg("data/explain_signatures.tsv:%d: no title or detail", t->lines[r]);
+		/* patterns match bytes, not characters: a quantifier after a multi-byte character (UTF-8) applies to its
+		 * last byte only, so "的?" needs "(?:的)?" */
+		for (const char *c = kb_field(t, r, "pattern"); *c; c++)
+			if ((unsigned char)c[0] >= 0x80 && (c[1] == '?' || c[1] == '*' || c[1] == '+' || c[1] == '{'))
+				fail_msg("data/explain_signatures.tsv:%d: a quantifier after a multi-byte character", t->lines[r]);
 	}
 	t = &kb_table_xid;
 	assert_true(t->nrows >= 20);
@@ -520,6 +525,35 @@ static void test_nvcc_path_list(void **state)
 }
 
 /*
+ * The GPU's memory still taken after the program ended: pytorch/pytorch#4031 and #910, PaddlePaddle/PaddleOCR#2074
+ * (Chinese, and nvidia-smi showing memory with no process). Memory the caching allocator keeps inside a running
+ * program (torch.cuda.empty_cache) is no such case.
+ */
+static void test_memory_not_released(void **state)
+{
+	static const char *const held[] = {
+		"When I interrupt my Pytorch script using Ctrl-C occasionally GPU memory is not deallocated.\n",
+		"My program crashed but device 0 memory hasn't been released.\n",
+		"kill进程显卡不释放\n",
+		"nohup 启动训练进程之后直接kill主进程显卡不会释放显存\n",
+		"并且nvidia-smi只能看到显存占用，底下看不到这张卡里有进程\n",
+	};
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(held) / sizeof(held[0]); i++) {
+		s = scan_merged(held[i], &r);
+		assert_true(r.count > 0);
+		assert_int_equal(r.causes[0].cause, CAUSE_GPU_MEMORY_BUSY);
+		release(&r, s);
+	}
+	s = scan_merged("GPU memory is not released until I call torch.cuda.empty_cache()\n", &r);
+	assert_int_equal(cause_at(&r, CAUSE_GPU_MEMORY_BUSY), -1);
+	release(&r, s);
+}
+
+/*
  * negativo17/nvidia-driver#73: nouveau's probe line in dmesg reads as no NVIDIA driver (installed, or not
  * loaded); the kernel command line above it that blacklists nouveau settles it as not loaded.
  */
@@ -919,6 +953,7 @@ int main(void)
 		cmocka_unit_test(test_stubs_on_ld_library_path),
 		cmocka_unit_test(test_nvcc_path_list),
 		cmocka_unit_test(test_nouveau_bound_and_blacklisted),
+		cmocka_unit_test(test_memory_not_released),
 		cmocka_unit_test(test_cuda_available_true_rules_out),
 		cmocka_unit_test(test_install_settles_import_error),
 		cmocka_unit_test(test_context_settles),
