@@ -554,6 +554,38 @@ static void test_memory_not_released(void **state)
 }
 
 /*
+ * A Linux driver installed inside WSL (microsoft/WSL#12272), against NVIDIA's CUDA on WSL guide; the Windows
+ * driver installed for WSL is the right setup and names nothing.
+ */
+static void test_linux_driver_in_wsl(void **state)
+{
+	static const char *const inside[] = {
+		"Installed GPU driver in wsl by mistake, how to recover?\n",
+		"But I omitted the notice on CUDA guide page for wsl and installed all GPU driver, cudatoolkit, and cudnn in "
+		"wsl too.\n",
+	};
+	static const char *const outside[] = {
+		"I installed the NVIDIA driver on Windows and use CUDA in WSL\n",
+		"I installed the latest driver for windows, then CUDA in WSL 2\n",
+	};
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(inside) / sizeof(inside[0]); i++) {
+		s = scan_merged(inside[i], &r);
+		assert_true(r.count > 0);
+		assert_int_equal(r.causes[0].cause, CAUSE_WSL_DRIVER);
+		release(&r, s);
+	}
+	for (size_t i = 0; i < sizeof(outside) / sizeof(outside[0]); i++) {
+		s = scan_merged(outside[i], &r);
+		assert_int_equal(cause_at(&r, CAUSE_WSL_DRIVER), -1);
+		release(&r, s);
+	}
+}
+
+/*
  * negativo17/nvidia-driver#73: nouveau's probe line in dmesg reads as no NVIDIA driver (installed, or not
  * loaded); the kernel command line above it that blacklists nouveau settles it as not loaded.
  */
@@ -954,6 +986,7 @@ int main(void)
 		cmocka_unit_test(test_nvcc_path_list),
 		cmocka_unit_test(test_nouveau_bound_and_blacklisted),
 		cmocka_unit_test(test_memory_not_released),
+		cmocka_unit_test(test_linux_driver_in_wsl),
 		cmocka_unit_test(test_cuda_available_true_rules_out),
 		cmocka_unit_test(test_install_settles_import_error),
 		cmocka_unit_test(test_context_settles),
