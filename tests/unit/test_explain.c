@@ -586,6 +586,37 @@ static void test_linux_driver_in_wsl(void **state)
 }
 
 /*
+ * NVIDIA device files closed to other users: ls -l of openSUSE's root:video 0660 files and Debian's 0666 ones
+ * (netdata/netdata#21359), and the files opened up by hand (canonical/lxd#5625).
+ */
+static void test_device_files_mode(void **state)
+{
+	static const char *const closed[] = {
+		"crw-rw---- 1 root video 195, 255 25. Nov 19:53 /dev/nvidiactl\n",
+		"So, I am able to get nvidia graphics working inside a container as long as I `chmod 666 /dev/nvidia*` on "
+		"the host.\n",
+		"Also, as you might have guessed, in Funtoo/Gentoo the device nodes are owned by `root:video` and are 660.\n",
+	};
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(closed) / sizeof(closed[0]); i++) {
+		s = scan_merged(closed[i], &r);
+		assert_true(r.count > 0);
+		assert_int_equal(r.causes[0].cause, CAUSE_DRIVER_DEVICE_PERMISSION);
+		release(&r, s);
+	}
+	s = scan_merged(closed[0], &r);
+	assert_string_equal(value(&r.causes[0], "group"), "video");
+	assert_string_equal(value(&r.causes[0], "device"), "/dev/nvidiactl");
+	release(&r, s);
+	s = scan_merged("crw-rw-rw- 1 root root 195, 255 Nov 24 19:22 /dev/nvidiactl\n", &r);
+	assert_int_equal(cause_at(&r, CAUSE_DRIVER_DEVICE_PERMISSION), -1);
+	release(&r, s);
+}
+
+/*
  * negativo17/nvidia-driver#73: nouveau's probe line in dmesg reads as no NVIDIA driver (installed, or not
  * loaded); the kernel command line above it that blacklists nouveau settles it as not loaded.
  */
@@ -987,6 +1018,7 @@ int main(void)
 		cmocka_unit_test(test_nouveau_bound_and_blacklisted),
 		cmocka_unit_test(test_memory_not_released),
 		cmocka_unit_test(test_linux_driver_in_wsl),
+		cmocka_unit_test(test_device_files_mode),
 		cmocka_unit_test(test_cuda_available_true_rules_out),
 		cmocka_unit_test(test_install_settles_import_error),
 		cmocka_unit_test(test_context_settles),
