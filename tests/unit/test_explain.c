@@ -518,6 +518,14 @@ static void test_nvcc_path_list(void **state)
 		assert_string_equal(value(&r.causes[0], "home"), cases[i].home);
 		release(&r, s);
 	}
+	/* in prose: plain nvcc fails and the full path runs (system76/docs#156), in either order */
+	s = scan_merged("for example running  \"nvcc -V\" fails but \"/usr/lib/cuda/bin/nvcc -V\" runs fine\n", &r);
+	assert_int_equal(r.causes[0].cause, CAUSE_TOOLKIT_NVCC_NOT_ON_PATH);
+	assert_string_equal(value(&r.causes[0], "path"), "/usr/lib/cuda");
+	release(&r, s);
+	s = scan_merged("/usr/local/cuda/bin/nvcc --version works, but nvcc --version does not\n", &r);
+	assert_string_equal(value(&r.causes[0], "path"), "/usr/local/cuda");
+	release(&r, s);
 	s = scan_merged("/bin/sh: 1: nvcc: not found\n", &r);
 	assert_true(r.causes[0].confidence < 60);
 	assert_null(value(&r.causes[0], "home"));
