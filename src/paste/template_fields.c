@@ -59,7 +59,7 @@ static bool take_version(const char *value, char *out, size_t outsz)
 	if (n == 0 || n >= outsz || value[n - 1] == '.' || !memchr(value, '.', n))
 		return false;
 	/* "12.8.0-1" or "550.120," end the version; "12.8x" is no version */
-	if (value[n] && !strchr(" ,;)(*`_", value[n]))
+	if (value[n] && !strchr(" ,;)(*`_-", value[n]))
 		return false;
 	memcpy(out, value, n);
 	out[n] = '\0';
@@ -81,7 +81,7 @@ bool paste_read_template_fields(struct paste *p, const char *line, const struct 
 	if (!take_version(colon + 1, version, sizeof(version)))
 		return false;
 	if (is_key(key, n, driver_keys, sizeof(driver_keys) / sizeof(driver_keys[0]))) {
-		/* NVIDIA's Linux drivers have had three-digit branches since 2008 (the 173.x series) */
+		/* NVIDIA's Linux driver versions have had a three-digit major since the 100 series (2007) */
 		if (atoi(version) < 100)
 			return false;
 		paste_driver_version(p, version, at);

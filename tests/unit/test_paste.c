@@ -682,7 +682,7 @@ static void test_template_fields(void **state)
 	/* NVIDIA/numba-cuda#192, as typed under the template's description */
 	static const char text[] = "Driver Version: 550.120\nCuda Toolkit: 12.8\n";
 	/* the same values in a template's list markup */
-	static const char marked[] = "- **Driver Version:** 550.120\n* `nvcc version`: v12.8.61\n";
+	static const char marked[] = "- **Driver Version:** 550.120\n* `nvcc version`: v12.8.61-1\n";
 	/* keys that name no one thing, and values that are no version of what the key names */
 	static const char none[] = "CUDA version: 12.1\nDriver: 12.1\nnvcc: 12.8x\nToolkit path: /usr/local/cuda-12.8\n"
 				   "driver version: 550. and more\n";
