@@ -741,7 +741,7 @@ static void settle_by_stubs_path(struct explain_report *r, const struct paste *p
 {
 	size_t i;
 
-	if (!p->stubs_ld_path_named[0] || (i = offered_at(r, CAUSE_CUDA_STUB_LIBRARY)) == r->count || i == 0)
+	if (!p->stubs_ld_path_named[0] || (i = offered_at(r, CAUSE_CUDA_STUB_LIBRARY)) == r->count)
 		return;
 	settle_first(r, i, N_("%s: the loader finds the toolkit's stub libcuda.so there before the driver's"),
 		     p->stubs_ld_path_named);
@@ -840,8 +840,8 @@ int explain_merge_paste(struct explain_scanner *s, struct explain_report *r)
 		const struct finding *f = &d.findings.items[i];
 		unsigned needs = paste_cause_needs(f->cause);
 
-		if (paste_cause_confidence(f) == 0 || needs == 0 || (needs & ~s->paste->seen) ||
-		    contradicted(s->paste, f->cause))
+		/* a cause the table does not list has confidence 0 (and needs nothing) */
+		if (paste_cause_confidence(f) == 0 || (needs & ~s->paste->seen) || contradicted(s->paste, f->cause))
 			continue;
 		rc = merge_finding(r, s->paste, f, needs);
 	}

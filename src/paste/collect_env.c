@@ -142,7 +142,7 @@ bool paste_read_collect_env(struct paste *p, const char *line, const struct past
 	}
 	if ((v = paste_after(line, "CUDA runtime version: "))) {
 		/* collect_env runs `nvcc --version` for this: the toolkit's version, not torch's */
-		paste_nvcc_version(p, v, at);
+		paste_nvcc_version(p, v, "nvcc -V (the paste)", at);
 		return true;
 	}
 	if ((v = paste_after(line, "GPU models and configuration: "))) {

@@ -19,6 +19,6 @@ bool paste_read_nvcc(struct paste *p, const char *line, const struct paste_at *a
 	else
 		paste_word(word, sizeof(word), v + strlen("Cuda compilation tools, release "));
 	word[strcspn(word, ",")] = '\0';
-	paste_nvcc_version(p, word, at);
+	paste_nvcc_version(p, word, "nvcc -V (the paste)", at);
 	return true;
 }

@@ -228,7 +228,7 @@ void paste_gpu(struct paste *p, int index, const char *name, const char *bus, co
 	paste_mark(p, PASTE_GPU, at);
 }
 
-void paste_nvcc_version(struct paste *p, const char *version, const struct paste_at *at)
+void paste_nvcc_version(struct paste *p, const char *version, const char *source, const struct paste_at *at)
 {
 	struct toolkit_facts *tk = &p->facts->toolkits;
 	struct toolkit *t = &tk->items[0];
@@ -246,7 +246,7 @@ void paste_nvcc_version(struct paste *p, const char *version, const struct paste
 		t->origins = TK_FROM_NVCC_PATH;
 	}
 	str_copy(t->version, sizeof(t->version), version);
-	str_copy(t->version_source, sizeof(t->version_source), "nvcc -V (the paste)");
+	str_copy(t->version_source, sizeof(t->version_source), source);
 	paste_mark(p, PASTE_TOOLKIT, at);
 }
 

@@ -32,7 +32,8 @@ void paste_torch_cuda(struct paste *p, const char *cuda, const struct paste_at *
 void paste_driver_version(struct paste *p, const char *version, const struct paste_at *at);
 /* A GPU by name (and bus address, "" unknown); its compute capability from the GPU table. */
 void paste_gpu(struct paste *p, int index, const char *name, const char *bus, const struct paste_at *at);
-void paste_nvcc_version(struct paste *p, const char *version, const struct paste_at *at);
+/* The toolkit version the paste shows, and where it read it ("nvcc -V (the paste)"), as the toolkit on PATH. */
+void paste_nvcc_version(struct paste *p, const char *version, const char *source, const struct paste_at *at);
 void paste_cudnn_library(struct paste *p, const char *path, const struct paste_at *at);
 /* The kernel release (uname -r) and what it says about WSL. */
 void paste_kernel_release(struct paste *p, const char *release, const struct paste_at *at);

@@ -90,9 +90,7 @@ bool paste_read_template_fields(struct paste *p, const char *line, const struct 
 	if (is_key(key, n, toolkit_keys, sizeof(toolkit_keys) / sizeof(toolkit_keys[0]))) {
 		if (atoi(version) < 1 || atoi(version) > 99)
 			return false;
-		paste_nvcc_version(p, version, at);
-		str_copy(p->facts->toolkits.items[0].version_source, sizeof(p->facts->toolkits.items[0].version_source),
-			 "the toolkit version the paste lists");
+		paste_nvcc_version(p, version, "the toolkit version the paste lists", at);
 		return true;
 	}
 	return false;
