@@ -1,6 +1,8 @@
 /*
  * cuda_driver.c - CUDA toolkit <-> NVIDIA driver, from data/cuda_driver.tsv.
  */
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +68,63 @@ int kb_cuda_min_driver(const char *cuda_version, struct kb_answer *out)
 		return -1;
 	answer(out, t, (size_t)first, kb_cell(t, (size_t)first, drv));
 	return 0;
+}
+
+/* Whether release names version as a whole word: "11.0.3 Update 1" names 11.0.3, not 11.0 or 11.0.31. */
+static bool release_names(const char *release, const char *version)
+{
+	size_t n = strlen(version);
+
+	for (const char *p = strstr(release, version); p; p = strstr(p + 1, version)) {
+		bool starts = p == release || !(isdigit((unsigned char)p[-1]) || p[-1] == '.');
+		bool ends = !(isdigit((unsigned char)p[n]) || (p[n] == '.' && isdigit((unsigned char)p[n + 1])));
+
+		if (starts && ends)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The update of a version whose third part is a single digit (12.4.1 is "12.4 Update 1"); 0 otherwise.
+ * nvcc prints a build number there instead (V12.4.131), which names no update.
+ */
+static int update_number(const char *version)
+{
+	const char *p = strchr(version, '.');
+
+	p = p ? strchr(p + 1, '.') : NULL;
+	if (!p || !isdigit((unsigned char)p[1]) || p[1] == '0' || p[2] != '\0')
+		return 0;
+	return p[1] - '0';
+}
+
+/* See kb.h: the row of the exact release when the table has one, else kb_cuda_min_driver's GA row. */
+int kb_cuda_release_min_driver(const char *cuda_version, struct kb_answer *out)
+{
+	const struct kb_table *t = &kb_table_cuda_driver;
+	int kind = kb_column(t, "kind"), cuda = kb_column(t, "cuda");
+	int rel = kb_column(t, "release"), drv = kb_column(t, "linux_min_driver");
+	int update = update_number(cuda_version);
+	char mm[16], suffix[16];
+
+	if (version_prefix(cuda_version, 2, mm, sizeof(mm)) < 0)
+		return -1;
+	str_printf(suffix, sizeof(suffix), " Update %d", update);
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t r = 0; r < t->nrows; r++) {
+			const char *release = kb_cell(t, r, rel);
+
+			if (strcmp(kb_cell(t, r, kind), "toolkit") != 0 || strcmp(kb_cell(t, r, cuda), mm) != 0 ||
+			    !kb_cell(t, r, drv)[0])
+				continue;
+			if (pass == 0 ? release_names(release, cuda_version)
+				      : update > 0 && str_ends_with(release, suffix)) {
+				answer(out, t, r, kb_cell(t, r, drv));
+				return 0;
+			}
+		}
+	return kb_cuda_min_driver(cuda_version, out);
 }
 
 /*

@@ -21,6 +21,12 @@ struct kb_answer {
 /* Minimum Linux driver for a CUDA toolkit version ("12.4", "12.4.131"): the GA row. */
 int kb_cuda_min_driver(const char *cuda_version, struct kb_answer *out);
 
+/*
+ * Minimum Linux driver for an installed toolkit's exact release: "12.4.1" is 12.4 Update 1 (550.54.15), "11.0.3"
+ * the row that names it. A version the table has no row for (a build number such as 12.4.131) gets the GA row.
+ */
+int kb_cuda_release_min_driver(const char *cuda_version, struct kb_answer *out);
+
 /* The newest CUDA major.minor whose toolkit minimum this Linux driver meets. */
 int kb_cuda_max_for_driver(const char *driver, struct kb_answer *out);
 

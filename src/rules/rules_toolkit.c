@@ -26,7 +26,7 @@ static void check_newer_than_driver(const struct facts *facts, struct findings *
 		bool has_compat;
 		struct finding *f;
 
-		if (!tk->exists || !tk->version[0] || kb_cuda_min_driver(tk->version, &need) < 0 ||
+		if (!tk->exists || !tk->version[0] || kb_cuda_release_min_driver(tk->version, &need) < 0 ||
 		    version_compare(drv, need.value) >= 0)
 			continue;
 		has_compat = kb_cuda_minor_compat_driver(atoi(tk->version), &compat) == 0 &&

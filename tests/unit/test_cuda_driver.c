@@ -54,6 +54,44 @@ static void test_min_driver(void **state)
 	expect_min("9.2", "396.26", "9.2 (9.2.88)");
 }
 
+static void expect_release_min(const char *cuda, const char *want, const char *release)
+{
+	struct kb_answer a;
+
+	memset(&a, 0, sizeof(a));
+	if (kb_cuda_release_min_driver(cuda, &a) != 0)
+		fail_msg("kb_cuda_release_min_driver(\"%s\") failed, want %s", cuda, want);
+	if (strcmp(a.value, want) != 0 || strcmp(a.release, release) != 0)
+		fail_msg("kb_cuda_release_min_driver(\"%s\") = %s (%s), want %s (%s)", cuda, a.value, a.release, want,
+			 release);
+}
+
+/* An installed toolkit's exact release: its update's row (Table 3), the GA row when the version names none. */
+static void test_release_min_driver(void **state)
+{
+	struct kb_answer a;
+
+	(void)state;
+	expect_release_min("12.4.1", "550.54.15", "12.4 Update 1");
+	expect_release_min("12.4.0", "550.54.14", "12.4 GA");
+	expect_release_min("12.4", "550.54.14", "12.4 GA");
+	expect_release_min("12.4.131", "550.54.14", "12.4 GA");	/* nvcc's build number, not an update */
+	expect_release_min("12.6.3", "560.35.05", "12.6 Update 3");
+	expect_release_min("11.4.4", "470.82.01", "11.4 Update 4");
+	expect_release_min("12.2.2", "535.104.05", "12.2 Update 2");
+	/* 11.0: the rows name their versions, and 11.0.3 is Update 1 */
+	expect_release_min("11.0.3", "450.51.06", "11.0.3 Update 1");
+	expect_release_min("11.0.2", "450.51.05", "11.0.2 GA");
+	expect_release_min("11.0", "450.51.05", "11.0.2 GA");
+	expect_release_min("9.2.148", "396.37", "9.2 (9.2.148 Update 1)");
+	expect_release_min("9.2.14", "396.26", "9.2 (9.2.88)");	/* not 9.2.148 */
+	expect_release_min("11.8.0", "520.61.05", "11.8 GA");
+	expect_release_min("11.8.9", "520.61.05", "11.8 GA");	/* no such update: the GA row */
+	assert_int_equal(kb_cuda_release_min_driver("12.7.1", &a), -1);
+	assert_int_equal(kb_cuda_release_min_driver("garbage", &a), -1);
+	assert_int_equal(kb_cuda_release_min_driver("", &a), -1);
+}
+
 static void test_min_driver_unknown(void **state)
 {
 	struct kb_answer a;
@@ -216,6 +254,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_min_driver),
+		cmocka_unit_test(test_release_min_driver),
 		cmocka_unit_test(test_min_driver_unknown),
 		cmocka_unit_test(test_max_for_driver),
 		cmocka_unit_test(test_minor_compat),
