@@ -22,6 +22,16 @@ const char *catalog_field(size_t row, const char *column)
 	return kb_field(&kb_table_explain_signatures, row, column);
 }
 
+/* The row whose id is id; catalog_rows() when none. A linear search: for the few rows read by name. */
+size_t catalog_row(const char *id)
+{
+	size_t row;
+
+	for (row = 0; row < catalog_rows() && strcmp(catalog_field(row, "id"), id) != 0; row++)
+		;
+	return row;
+}
+
 /* True for rows whose cause column is "@xid": the Xid value they extract decides the cause. */
 bool catalog_keyed(size_t row)
 {

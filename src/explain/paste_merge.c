@@ -506,6 +506,18 @@ static size_t offered_for(const struct explain_report *r, const enum cause_id *e
  * both the text and the paste, with fmt as its evidence (and, while a translation is active, the catalog's
  * fmt with its arguments looked up too).
  */
+/* fmt as c's evidence from the paste (and, while a translation is active, the catalog's fmt too). */
+static void evidence(struct explain_cause *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void evidence(struct explain_cause *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	format_both(c->paste_evidence, sizeof(c->paste_evidence), c->paste_evidence_local,
+		    sizeof(c->paste_evidence_local), fmt, ap);
+	va_end(ap);
+}
+
 static void settle_first(struct explain_report *r, size_t i, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void settle_first(struct explain_report *r, size_t i, const char *fmt, ...)
 {
@@ -792,6 +804,30 @@ static void settle_by_conda_toolkit(struct explain_report *r, const struct paste
 }
 
 /*
+ * No nvcc inside a container from an nvidia/cuda base or runtime image: those flavours hold no compiler (only
+ * devel does), so there is no toolkit to put on PATH. toolkit.not-installed, where the text offered it, moves
+ * first with the line that named the image, and the fix names the devel flavour of the same tag.
+ */
+static void settle_by_cuda_image(struct explain_report *r, const struct paste *p)
+{
+	static const enum cause_id not_on_path[] = { CAUSE_TOOLKIT_NVCC_NOT_ON_PATH };
+	size_t i;
+
+	if (!p->cuda_image_named[0] ||
+	    (i = offered_for(r, not_on_path, 1, CAUSE_TOOLKIT_NOT_INSTALLED)) == r->count)
+		return;
+	settle_first(r, i, N_("%s: only the devel images have the CUDA compiler"), p->cuda_image_named);
+	if (r->causes[0].nfix == 0) {
+		/* no tag is printed: tags are deleted six months after their release's end of life */
+		static const char use[] = N_("build on the devel flavour of the image (the same tag with devel in place of "
+					     "runtime or base, where NVIDIA still publishes it), or install the CUDA "
+					     "toolkit's compiler in the image");
+
+		explain_add_fix(&r->causes[0], 0, use, i18n_active() ? _(use) : NULL, NULL);
+	}
+}
+
+/*
  * No GPU found where the text sets CUDA_VISIBLE_DEVICES to a value that can hide them all (-1, empty, not an
  * index, or indices without GPU 0): CUDA enumerates only the devices the variable lists. Where the text
  * offered env.visible-devices, it moves first with the line that set it.
@@ -808,6 +844,25 @@ static void settle_by_visible_devices(struct explain_report *r, const struct pas
 		     p->visible_devices_named);
 }
 
+/*
+ * A package list and the import disagreeing on torch's version (the scanner turned it into a hit of the row
+ * that reads two installs): the cause keeps its place, as the text ranked it, and says which lines disagree.
+ */
+static void show_torch_versions(struct explain_report *r, const struct paste *p)
+{
+	size_t i;
+
+	if (!p->torch_versions_differ_named[0])
+		return;
+	for (i = 0; i < r->count && r->causes[i].cause != CAUSE_TORCH_MULTIPLE_INSTALLS; i++)
+		;
+	if (i == r->count || r->causes[i].paste_evidence[0])
+		return;
+	r->causes[i].from = EXPLAIN_FROM_BOTH;
+	evidence(&r->causes[i], N_("%s: the import finds another copy than the list shows"),
+		 p->torch_versions_differ_named);
+}
+
 /* What the text around the error shows, beside the reports it holds: the settlements that read it. */
 static void settle_by_context(struct explain_report *r, const struct paste *p)
 {
@@ -818,8 +873,10 @@ static void settle_by_context(struct explain_report *r, const struct paste *p)
 	settle_by_stubs_path(r, p);
 	settle_by_nouveau_blacklist(r, p);
 	settle_by_conda_toolkit(r, p);
+	settle_by_cuda_image(r, p);
 	settle_by_visible_devices(r, p);
 	settle_by_install(r, p);
+	show_torch_versions(r, p);
 }
 
 /* See explain/paste_merge.h. */

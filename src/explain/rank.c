@@ -238,8 +238,10 @@ static void describe(const struct explain_hit *h, struct candidate *out)
 		int conf;
 
 		if (catalog_xid(h->key, &cause, &conf, &out->xid_name, &out->xid_action, &src)) {
+			/* the row's confidence says how surely the text is a real Xid report (100: the kernel's own
+			 * line), the Xid table's how surely that Xid means its cause */
 			out->cause = cause;
-			out->confidence = conf;
+			out->confidence = conf * out->confidence / 100 > 0 ? conf * out->confidence / 100 : 1;
 			out->source = src;
 		}
 	}

@@ -364,6 +364,32 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
 	return 0;
 }
 
+/*
+ * What the paste's facts show that no one line says, as a hit of the catalog row that reads the same in prose,
+ * at the later line that showed it: a package list and the import disagreeing on torch's version is the row of
+ * two installs (its differential offers another interpreter too). Once, when the paste first shows it.
+ */
+static void hits_from_paste(struct explain_scanner *s)
+{
+	const struct paste *p = s->paste;
+	const char *text = p->torch_versions_differ_text;
+	struct explain_hit *h;
+	size_t row;
+
+	if (s->paste_hits_added || !p->torch_versions_differ_named[0])
+		return;
+	s->paste_hits_added = true;
+	if ((row = catalog_row("context.torch-installed-twice")) == catalog_rows() || !(h = hit_for(s, row, "")))
+		return;
+	if (h->count == 0) {
+		h->first_input = p->torch_versions_differ_input;
+		h->first = p->torch_versions_differ_line;
+	}
+	h->count++;
+	keep_line(h, p->torch_versions_differ_input, p->torch_versions_differ_line, text, text + strlen(text),
+		  text + strlen(text));
+}
+
 static void scan_region(struct explain_scanner *s, char *p, size_t n)
 {
 	if (memchr(p, 0x1b, n))
@@ -376,6 +402,7 @@ static void scan_region(struct explain_scanner *s, char *p, size_t n)
 	/* the facts of a pasted report (src/paste): only the first PASTE_MAX_BYTES are read */
 	if (s->paste->bytes < PASTE_MAX_BYTES)
 		paste_feed(s->paste, p, n, s->ninputs - 1, s->line_base);
+	hits_from_paste(s);
 	s->line_base = line_at(s, n);
 	s->bytes += n;
 }

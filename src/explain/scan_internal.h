@@ -55,12 +55,15 @@ struct explain_scanner {
 	int ninputs;
 	unsigned long long bytes, lines;
 	bool tee_failed;
+	bool paste_hits_added;		/* hits_from_paste() has run its once */
 	struct paste *paste;		/* the facts the text shows (src/paste), read from its first lines */
 };
 
 /* The catalog: data/explain_signatures.tsv and data/xid.tsv as compiled in. */
 size_t catalog_rows(void);
 const char *catalog_field(size_t row, const char *column);
+/* The row whose id is id; catalog_rows() when none. */
+size_t catalog_row(const char *id);
 /* A row's confidence, 1..100 (50 when the cell is malformed). */
 int catalog_confidence(size_t row);
 /* Whether the row's cause depends on a value it extracts ("@xid"). */

@@ -7,6 +7,7 @@
  */
 #include "paste/paste_internal.h"
 
+#include <ctype.h>
 #include <string.h>
 
 #include "util/str.h"
@@ -127,11 +128,41 @@ static void note_container_named(struct paste *p, const char *line, const struct
 	str_printf(p->container_named, sizeof(p->container_named), "the text names %.*s (line %lu)", n, w, at->number);
 }
 
+/*
+ * An nvidia/cuda image without the compiler: NVIDIA's CUDA images come in three flavours, named in the tag
+ * (nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04): base has the CUDA runtime only, runtime adds CUDA's math
+ * libraries (and cuDNN in a cudnn tag), and only devel adds the headers and nvcc (the image's documentation on
+ * Docker Hub and gitlab.com/nvidia/container-images/cuda). Noted for "nvcc: command not found": there is no
+ * toolkit in such a container. Never takes the line.
+ */
+static void note_cuda_image(struct paste *p, const char *line, const struct paste_at *at)
+{
+	const char *image = strstr(line, "nvidia/cuda:");
+	char tag[96], flavour[16] = "", *save = NULL;
+	size_t n = 0;
+
+	if (p->cuda_image_named[0] || !image)
+		return;
+	image += strlen("nvidia/cuda:");
+	while (image[n] && n < sizeof(tag) - 1 && (isalnum((unsigned char)image[n]) || strchr(".-_", image[n])))
+		n++;
+	str_printf(tag, sizeof(tag), "%.*s", (int)n, image);
+	for (char *part = strtok_r(tag, "-", &save); part; part = strtok_r(NULL, "-", &save))
+		if (strcmp(part, "devel") == 0)
+			return;
+		else if (strcmp(part, "runtime") == 0 || strcmp(part, "base") == 0)
+			str_copy(flavour, sizeof(flavour), part);
+	if (flavour[0])
+		str_printf(p->cuda_image_named, sizeof(p->cuda_image_named),
+			   "line %lu uses nvidia/cuda:%.*s, a %s image (no nvcc)", at->number, (int)n, image, flavour);
+}
+
 bool paste_read_container(struct paste *p, const char *line, const struct paste_at *at)
 {
 	bool prompt = take_prompt(p, line, at);
 
 	note_container_named(p, line, at);
+	note_cuda_image(p, line, at);
 
 	return take_run(p, line, at) || prompt;
 }

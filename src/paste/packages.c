@@ -170,6 +170,36 @@ static void note_runs_elsewhere(struct paste *p, const char *line, const struct 
 		   at->number, run_places[a], run_places[b]);
 }
 
+/*
+ * Prose that says what a package list showed of torch ("the torch version is displayed as 1.7.0xxxx by pip
+ * list", pytorch/pytorch#43574): the list's version, for comparing with what the import prints. The first
+ * version-like word after "torch" on a line that names pip list, pip show, pip freeze or conda list.
+ */
+static void note_listed_in_prose(struct paste *p, const char *line, const struct paste_at *at)
+{
+	static const char *const lists[] = { "pip list", "pip3 list", "pip show", "pip3 show", "pip freeze",
+					     "pip3 freeze", "conda list" };
+	const char *torch, *w;
+	bool named = false;
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]) && !named; i++)
+		named = strstr(line, lists[i]) != NULL;
+	if (!named || !(torch = str_casestr(line, "torch")) || !strncmp(torch + 5, "vision", 6) ||
+	    !strncmp(torch + 5, "audio", 5))
+		return;
+	for (w = torch + 5; *w; w++) {	/* w[-1] is inside the line: w starts after "torch" */
+		size_t n;
+
+		if (!char_is_digit((unsigned char)*w) || char_is_digit((unsigned char)w[-1]) || w[-1] == '.')
+			continue;
+		n = strspn(w, "0123456789");
+		if (w[n] == '.' && char_is_digit((unsigned char)w[n + 1])) {
+			paste_note_torch_version(p, w, false, at);
+			return;
+		}
+	}
+}
+
 bool paste_read_packages(struct paste *p, const char *line, const struct paste_at *at)
 {
 	char name[64], version[48], build[64] = "";
@@ -178,6 +208,7 @@ bool paste_read_packages(struct paste *p, const char *line, const struct paste_a
 
 	note_torch_install(p, line, at);
 	note_runs_elsewhere(p, line, at);
+	note_listed_in_prose(p, line, at);
 
 	if (eq) {	/* freeze: name==version */
 		str_printf(name, sizeof(name), "%.*s", (int)(eq - line), line);

@@ -125,6 +125,45 @@ struct torch_install *paste_torch(struct paste *p)
 	return &py->torches[0];
 }
 
+/* The release a torch version names: "2.3.0" of "2.3.0+cu121", "1.7.0" of "1.7.0a0+8f9c2b1" or "1.7.0xxxx". */
+static void torch_release(const char *version, char *out, size_t outsz)
+{
+	size_t n = strspn(version, "0123456789.");
+
+	while (n > 0 && version[n - 1] == '.')
+		n--;
+	str_printf(out, outsz, "%.*s", (int)n, version);
+}
+
+/* See paste_internal.h. */
+void paste_note_torch_version(struct paste *p, const char *version, bool imported, const struct paste_at *at)
+{
+	char release[48];
+	const char *listed, *other;
+
+	torch_release(version, release, sizeof(release));
+	if (!strchr(release, '.'))
+		return;
+	if (imported && !p->torch_imported[0]) {
+		str_copy(p->torch_imported, sizeof(p->torch_imported), release);
+		p->torch_imported_line = at->number;
+	} else if (!imported && !p->torch_listed[0]) {
+		str_copy(p->torch_listed, sizeof(p->torch_listed), release);
+		p->torch_listed_line = at->number;
+	}
+	other = imported ? p->torch_listed : p->torch_imported;
+	if (p->torch_versions_differ_named[0] || !other[0] || version_compare(release, other) == 0)
+		return;
+	listed = imported ? p->torch_listed : release;
+	str_printf(p->torch_versions_differ_named, sizeof(p->torch_versions_differ_named),
+		   "line %lu lists torch %s, line %lu imports torch %s",
+		   imported ? p->torch_listed_line : at->number, listed,
+		   imported ? at->number : p->torch_imported_line, imported ? release : p->torch_imported);
+	p->torch_versions_differ_line = at->number;
+	p->torch_versions_differ_input = at->input;
+	str_copy(p->torch_versions_differ_text, sizeof(p->torch_versions_differ_text), at->line ? at->line : "");
+}
+
 /* A local tag says which build: +cu121 is CUDA 12.1, +cpu none, +rocm5.7 ROCm. */
 void paste_torch_version(struct paste *p, const char *version, bool authoritative, const struct paste_at *at)
 {
@@ -133,6 +172,7 @@ void paste_torch_version(struct paste *p, const char *version, bool authoritativ
 
 	if (!char_is_digit((unsigned char)version[0]))
 		return;
+	paste_note_torch_version(p, version, authoritative, at);
 	t = paste_torch(p);
 	if (t->version[0] && !authoritative)
 		return;	/* what `import torch` printed wins over package lists */

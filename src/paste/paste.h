@@ -59,6 +59,9 @@ struct paste {
 	/* the first line whose prose names docker, podman or a container ("the text names docker (line 3)"),
 	 * empty when none: a sign of where the error came from, not a fact about the machine */
 	char container_named[64];
+	/* the first line that uses an nvidia/cuda image of a flavour without nvcc ("line 4 uses
+	 * nvidia/cuda:10.0-cudnn7-runtime-ubuntu18.04, a runtime image (no nvcc)"), empty when none */
+	char cuda_image_named[160];
 	/* the first line that shows a hosted notebook (Google Colab, Kaggle: "the text shows Google Colab (line
 	 * 4)"), empty when none: there the driver is always installed and a GPU is an option of the runtime */
 	char notebook_named[64];
@@ -80,6 +83,16 @@ struct paste {
 	/* the first line that blacklists nouveau (a kernel command line, a modprobe.d line: "line 1 blacklists
 	 * nouveau"), empty when none: someone set up the NVIDIA driver's install */
 	char nouveau_blacklist_named[48];
+	/* torch's version as a package list shows it (pip list, pip freeze, conda list, collect_env's [pip3] and
+	 * [conda] lines, or prose naming such a list) and as `import torch` prints it, with their lines; where a
+	 * list and the import disagree ("line 3 lists torch 1.7.0, line 9 imports torch 1.4.0"), two installs
+	 * sit side by side (or the list is another environment's) */
+	char torch_listed[48], torch_imported[48];
+	unsigned long torch_listed_line, torch_imported_line;
+	char torch_versions_differ_named[160];
+	unsigned long torch_versions_differ_line;	/* the later of the two lines, and its input and text */
+	int torch_versions_differ_input;
+	char torch_versions_differ_text[200];
 	/* torch.cuda.is_available() as the paste printed it (collect_env's "Is CUDA available", a print's
 	 * third word): 1 True, 0 False, -1 not shown */
 	int cuda_available;

@@ -27,6 +27,11 @@ void paste_word(char *out, size_t outsz, const char *s);
 struct torch_install *paste_torch(struct paste *p);
 /* The torch build from a version with a local tag ("2.3.0+cu121", "2.3.0+cpu", "2.0.1+rocm5.4.2"). */
 void paste_torch_version(struct paste *p, const char *version, bool authoritative, const struct paste_at *at);
+/*
+ * Keep torch's version as a package list shows it (imported false) or as the import printed it (true), and
+ * name the first disagreement of the two (paste.torch_versions_differ_named). paste_torch_version calls it.
+ */
+void paste_note_torch_version(struct paste *p, const char *version, bool imported, const struct paste_at *at);
 /* torch.version.cuda as printed: "12.1", or "None"/"" for a CPU build. */
 void paste_torch_cuda(struct paste *p, const char *cuda, const struct paste_at *at);
 void paste_driver_version(struct paste *p, const char *version, const struct paste_at *at);

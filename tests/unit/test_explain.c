@@ -681,6 +681,36 @@ static void test_stubs_on_ld_library_path(void **state)
 }
 
 /*
+ * NVIDIA/nvidia-docker#1160: "nvcc: command not found" in a container of a runtime image, which holds no compiler:
+ * the image settles toolkit.not-installed over the PATH, and the fix names the devel flavour. A devel image
+ * settles nothing.
+ */
+static void test_runtime_image_settles_no_nvcc(void **state)
+{
+	static const char error[] = "root@7c0be9bfaeec:/# nvcc --version\nbash: nvcc: command not found\n";
+	char text[512];
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	snprintf(text, sizeof(text), "docker run -it --gpus all nvidia/cuda:10.0-cudnn7-runtime-ubuntu18.04 /bin/bash\n%s",
+		 error);
+	s = scan_merged(text, &r);
+	assert_int_equal(r.causes[0].cause, CAUSE_TOOLKIT_NOT_INSTALLED);
+	assert_string_equal(r.causes[0].paste_evidence, "line 1 uses nvidia/cuda:10.0-cudnn7-runtime-ubuntu18.04, a runtime "
+							 "image (no nvcc): only the devel images have the CUDA compiler");
+	assert_true(r.causes[0].nfix >= 1);
+	assert_non_null(strstr(r.causes[0].fix[0].text, "devel flavour"));
+	release(&r, s);
+
+	snprintf(text, sizeof(text), "docker run -it --gpus all nvidia/cuda:12.4.1-devel-ubuntu22.04 /bin/bash\n%s", error);
+	s = scan_merged(text, &r);
+	assert_int_equal(r.causes[0].cause, CAUSE_TOOLKIT_NVCC_NOT_ON_PATH);
+	assert_string_equal(r.causes[0].paste_evidence, "");
+	release(&r, s);
+}
+
+/*
  * layumi/Person_reID_baseline_pytorch#146: "No module named torch" where the text installed torch with pip3
  * and imports it fine in python3: another interpreter runs the program. Without the install, torch is
  * simply not installed there, and so it is where the text says installing torch fixed it.
@@ -1022,6 +1052,7 @@ int main(void)
 		cmocka_unit_test(test_paste_nvcc_too_old_for_gpu),
 		cmocka_unit_test(test_paste_toolkit_newer_than_driver),
 		cmocka_unit_test(test_stubs_on_ld_library_path),
+		cmocka_unit_test(test_runtime_image_settles_no_nvcc),
 		cmocka_unit_test(test_nvcc_path_list),
 		cmocka_unit_test(test_nouveau_bound_and_blacklisted),
 		cmocka_unit_test(test_memory_not_released),

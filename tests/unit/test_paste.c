@@ -497,6 +497,51 @@ static void test_nouveau_blacklist_named(void **state)
 }
 
 /*
+ * A package list and the import disagreeing on torch's version: pytorch/pytorch#43574 says what pip list showed
+ * in prose and prints the import's in the REPL; collect_env's [pip3] line against its PyTorch version. The same
+ * release with or without a local tag, torchvision's version, and a list alone are no such sign.
+ */
+static void test_torch_versions_differ(void **state)
+{
+	static const struct named_case cases[] = {
+		{ "the torch version is displayed as 1.7.0xxxx by pip list.\n\n```\n$ python\n>>> import torch\n"
+		  ">>> torch.__version__\n'1.4.0'\n```\n",
+		  "line 1 lists torch 1.7.0, line 7 imports torch 1.4.0" },
+		{ "PyTorch version: 2.0.1+cu118\nIs debug build: False\n[pip3] torch==1.13.1\n",
+		  "line 3 lists torch 1.13.1, line 1 imports torch 2.0.1" },
+		{ "PyTorch version: 2.0.1+cu118\nIs debug build: False\n[pip3] torch==2.0.1+cu118\n[conda] torch 2.0.1 pypi_0 pypi\n", "" },
+		{ "torch          2.1.0\n>>> print(torch.__version__, torch.version.cuda)\n2.1.0+cu121 12.1\n", "" },
+		{ "pip list shows torchvision 0.15.2\n>>> torch.__version__\n'2.0.1'\n", "" },
+		{ "pip list shows torch 2.1.0 and torchvision 0.16.0\n", "" },
+	};
+
+	(void)state;
+	check_named(cases, sizeof(cases) / sizeof(cases[0]), offsetof(struct paste, torch_versions_differ_named));
+}
+
+/*
+ * An nvidia/cuda image without nvcc: the base and runtime flavours (NVIDIA/nvidia-docker#1160 ran
+ * 10.0-cudnn7-runtime-ubuntu18.04); a devel tag, another repository or no flavour in the tag is no such sign.
+ */
+static void test_cuda_image_named(void **state)
+{
+	static const struct named_case cases[] = {
+		{ "docker run -it --gpus all nvidia/cuda:10.0-cudnn7-runtime-ubuntu18.04 /bin/bash\n",
+		  "line 1 uses nvidia/cuda:10.0-cudnn7-runtime-ubuntu18.04, a runtime image (no nvcc)" },
+		{ "# Dockerfile\nFROM nvidia/cuda:12.4.1-base-ubuntu22.04\n",
+		  "line 2 uses nvidia/cuda:12.4.1-base-ubuntu22.04, a base image (no nvcc)" },
+		{ "FROM nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04\n", "" },
+		{ "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04 AS build\nFROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n",
+		  "line 2 uses nvidia/cuda:12.4.1-runtime-ubuntu22.04, a runtime image (no nvcc)" },
+		{ "FROM pytorch/pytorch:2.3.0-cuda12.1-cudnn8-runtime\n", "" },
+		{ "image: nvidia/cuda:latest\n", "" },
+	};
+
+	(void)state;
+	check_named(cases, sizeof(cases) / sizeof(cases[0]), offsetof(struct paste, cuda_image_named));
+}
+
+/*
  * Where the text says torch is there for another interpreter: an install (layumi/Person_reID_baseline_pytorch
  * #146), or the program running in one place and failing in another (vt-vl-lab/3d-photo-inpainting#37). An
  * install offered as the fix is no such sign (NVIDIA/flownet2-pytorch#142: "resolved now, generally it should
@@ -751,6 +796,8 @@ int main(void)
 		cmocka_unit_test(test_cudnn_on_ld_library_path),
 		cmocka_unit_test(test_visible_devices_set),
 		cmocka_unit_test(test_nouveau_blacklist_named),
+		cmocka_unit_test(test_cuda_image_named),
+		cmocka_unit_test(test_torch_versions_differ),
 		cmocka_unit_test(test_torch_there_elsewhere),
 		cmocka_unit_test(test_repl_answers),
 	};
