@@ -57,6 +57,35 @@ static void check_container_no_gpu(const struct facts *facts, struct findings *o
 			    nvd);
 }
 
+/*
+ * Remove what put a Linux driver into the WSL distribution, and nothing else: the package that owns the Linux
+ * libcuda, and with it (the package manager lists them) the driver packages that depend on it. A pattern such
+ * as '^nvidia-.*' would take the container toolkit and Debian's nvidia-cuda-toolkit along.
+ */
+static void fix_remove_linux_driver(struct finding *f, const struct facts *facts, const struct lib_candidate *lib)
+{
+	enum distro distro = distro_of(facts);
+	bool deb = distro == DISTRO_UBUNTU || distro == DISTRO_DEBIAN;
+	bool rpm = distro == DISTRO_FEDORA || distro == DISTRO_RHEL || distro == DISTRO_SUSE;
+	char word[FACT_PATH + 8], cmd[FACT_PATH + 32];
+
+	if (lib && (deb || rpm) && plan_shell_word(lib->resolved, word, sizeof(word)) == 0) {
+		str_printf(cmd, sizeof(cmd), "%s %s", deb ? "dpkg -S" : "rpm -qf", word);
+		finding_fix(f, cmd, "see which package installed the Linux libcuda");
+	}
+	if (deb)
+		finding_fix(f, "sudo apt-get remove --purge PACKAGE",
+			    "remove that package (and the DKMS module's, nvidia-dkms-NNN): apt lists the driver packages "
+			    "that go with it; keep the CUDA toolkit if you need it");
+	else if (rpm)
+		finding_fix(f, distro == DISTRO_SUSE ? "sudo zypper remove PACKAGE" : "sudo dnf remove PACKAGE",
+			    "remove that package (and the kernel module's): the package manager lists the driver "
+			    "packages that go with it; keep the CUDA toolkit if you need it");
+	else
+		finding_fix(f, NULL, "remove the Linux NVIDIA driver packages from the WSL distribution (the one that "
+			    "owns the Linux libcuda, and the kernel module's); keep the CUDA toolkit if you need it");
+}
+
 /* On WSL 2 the driver lives in Windows; /usr/lib/wsl/lib carries its libcuda. */
 static void check_wsl_driver(const struct facts *facts, struct findings *out)
 {
@@ -84,8 +113,7 @@ static void check_wsl_driver(const struct facts *facts, struct findings *out)
 				 linux_lib->version[0] ? " version " : "", linux_lib->version);
 	if (facts->kmod.dkms_count > 0)
 		finding_evidence(f, "DKMS nvidia module", "/var/lib/dkms/nvidia", "%s", facts->kmod.dkms_versions[0]);
-	finding_fix(f, "sudo apt-get remove --purge '^nvidia-.*' '^libnvidia-.*'",
-		    "remove the Linux driver packages from the WSL distribution (keep the CUDA toolkit if you need it)");
+	fix_remove_linux_driver(f, facts, linux_lib);
 	finding_fix(f, "sudo ldconfig", "refresh the loader cache so /usr/lib/wsl/lib is used again");
 	finding_fix(f, "wsl --shutdown", "from Windows: restart WSL; keep the GPU driver up to date on the Windows side only");
 }
