@@ -148,6 +148,19 @@ static void release(struct explain_report *r, struct explain_scanner *s)
 	explain_close(s);
 }
 
+/* The first cause text reads as, with what its paste shows merged in; CAUSE_COUNT: no cause at all. */
+static void expect_first(const char *text, enum cause_id want)
+{
+	struct explain_report r;
+	struct explain_scanner *s = scan_merged(text, &r);
+	enum cause_id got = r.count ? r.causes[0].cause : CAUSE_COUNT;
+
+	if (got != want)
+		fail_msg("\"%s\": first cause %s, want %s", text, got == CAUSE_COUNT ? "none" : cause_name(got),
+			 want == CAUSE_COUNT ? "none" : cause_name(want));
+	release(&r, s);
+}
+
 /*
  * The versions predict torch.driver-too-old, with the rule's words for the pasted machine; where the same
  * paste shows torch.cuda.is_available() True (a forward-compatibility package can make that so), the
@@ -681,6 +694,19 @@ static void test_stubs_on_ld_library_path(void **state)
 }
 
 /*
+ * nvcc said to be missing, in prose (mit-han-lab/temporal-shift-module's Jetson report: 'The file "nvcc" seems to be
+ * missing'); a sentence that only says something works without nvcc is no such report.
+ */
+static void test_nvcc_missing_in_prose(void **state)
+{
+	(void)state;
+	expect_first("The file \"nvcc\" seems to be missing.\n", CAUSE_TOOLKIT_NVCC_NOT_ON_PATH);
+	expect_first("Error in online_demo (nvcc missing)\n", CAUSE_TOOLKIT_NVCC_NOT_ON_PATH);
+	expect_first("there is no nvcc in /usr/local/cuda/bin\n", CAUSE_TOOLKIT_NVCC_NOT_ON_PATH);
+	expect_first("PyTorch's wheels run without nvcc\n", CAUSE_COUNT);
+}
+
+/*
  * NVIDIA/nvidia-docker#1160: "nvcc: command not found" in a container of a runtime image, which holds no compiler:
  * the image settles toolkit.not-installed over the PATH, and the fix names the devel flavour. A devel image
  * settles nothing.
@@ -1053,6 +1079,7 @@ int main(void)
 		cmocka_unit_test(test_paste_toolkit_newer_than_driver),
 		cmocka_unit_test(test_stubs_on_ld_library_path),
 		cmocka_unit_test(test_runtime_image_settles_no_nvcc),
+		cmocka_unit_test(test_nvcc_missing_in_prose),
 		cmocka_unit_test(test_nvcc_path_list),
 		cmocka_unit_test(test_nouveau_bound_and_blacklisted),
 		cmocka_unit_test(test_memory_not_released),
