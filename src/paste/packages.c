@@ -175,6 +175,29 @@ static void note_runs_elsewhere(struct paste *p, const char *line, const struct 
  * list", pytorch/pytorch#43574): the list's version, for comparing with what the import prints. The first
  * version-like word after "torch" on a line that names pip list, pip show, pip freeze or conda list.
  */
+static bool letter(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool ident_char(char c)
+{
+	return letter(c) || char_is_digit((unsigned char)c) || c == '_';
+}
+
+/* torch or pytorch as a word of line ("pytorch_lightning", "torchvision" and "intel_extension_for_pytorch" are not), NULL */
+static const char *torch_word(const char *line)
+{
+	for (const char *t = str_casestr(line, "torch"); t; t = str_casestr(t + 1, "torch")) {
+		const char *start = t - line >= 2 && (t[-2] | 0x20) == 'p' && (t[-1] | 0x20) == 'y' ? t - 2 : t;
+
+		if ((start == line || (!ident_char(start[-1]) && start[-1] != '-')) && !ident_char(t[5]) &&
+		    !(t[5] == '-' && letter(t[6])))
+			return t;
+	}
+	return NULL;
+}
+
 static void note_listed_in_prose(struct paste *p, const char *line, const struct paste_at *at)
 {
 	static const char *const lists[] = { "pip list", "pip3 list", "pip show", "pip3 show", "pip freeze",
@@ -184,10 +207,10 @@ static void note_listed_in_prose(struct paste *p, const char *line, const struct
 
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]) && !named; i++)
 		named = strstr(line, lists[i]) != NULL;
-	if (!named || !(torch = str_casestr(line, "torch")) || !strncmp(torch + 5, "vision", 6) ||
-	    !strncmp(torch + 5, "audio", 5))
+	if (!named || !(torch = torch_word(line)))
 		return;
-	for (w = torch + 5; *w; w++) {	/* w[-1] is inside the line: w starts after "torch" */
+	/* the first version-like word after it: "1.7.0xxxx" in "displayed as 1.7.0xxxx by pip list" */
+	for (w = torch + 5; *w && w - torch < 60; w++) {	/* w[-1] is inside the line: w starts after "torch" */
 		size_t n;
 
 		if (!char_is_digit((unsigned char)*w) || char_is_digit((unsigned char)w[-1]) || w[-1] == '.')

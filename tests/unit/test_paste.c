@@ -513,6 +513,10 @@ static void test_torch_versions_differ(void **state)
 		{ "torch          2.1.0\n>>> print(torch.__version__, torch.version.cuda)\n2.1.0+cu121 12.1\n", "" },
 		{ "pip list shows torchvision 0.15.2\n>>> torch.__version__\n'2.0.1'\n", "" },
 		{ "pip list shows torch 2.1.0 and torchvision 0.16.0\n", "" },
+		{ "pip list shows pytorch_lightning 1.9.0\n>>> torch.__version__\n'2.0.1'\n", "" },
+		{ "pip show intel_extension_for_pytorch: 1.13.100\n>>> torch.__version__\n'2.0.1'\n", "" },
+		{ "pip list says PyTorch is 2.2.0\n>>> torch.__version__\n'2.1.0'\n",
+		  "line 1 lists torch 2.2.0, line 3 imports torch 2.1.0" },
 	};
 
 	(void)state;
