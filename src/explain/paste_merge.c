@@ -501,23 +501,27 @@ static size_t offered_for(const struct explain_report *r, const enum cause_id *e
 	return r->count;
 }
 
-/*
- * r->causes[i] settled by what the paste shows: moved first, at the first cause's confidence at least, from
- * both the text and the paste, with fmt as its evidence (and, while a translation is active, the catalog's
- * fmt with its arguments looked up too).
- */
-/* fmt as c's evidence from the paste (and, while a translation is active, the catalog's fmt too). */
+/* fmt with ap as c's evidence from the paste (and, while a translation is active, the catalog's fmt too). */
+static void vevidence(struct explain_cause *c, const char *fmt, va_list ap)
+{
+	format_both(c->paste_evidence, sizeof(c->paste_evidence), c->paste_evidence_local,
+		    sizeof(c->paste_evidence_local), fmt, ap);
+}
+
 static void evidence(struct explain_cause *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void evidence(struct explain_cause *c, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	format_both(c->paste_evidence, sizeof(c->paste_evidence), c->paste_evidence_local,
-		    sizeof(c->paste_evidence_local), fmt, ap);
+	vevidence(c, fmt, ap);
 	va_end(ap);
 }
 
+/*
+ * r->causes[i] settled by what the paste shows: moved first, at the first cause's confidence at least, from
+ * both the text and the paste, with fmt as its evidence.
+ */
 static void settle_first(struct explain_report *r, size_t i, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void settle_first(struct explain_report *r, size_t i, const char *fmt, ...)
 {
@@ -529,8 +533,7 @@ static void settle_first(struct explain_report *r, size_t i, const char *fmt, ..
 	settled.suggested = false;
 	settled.from = EXPLAIN_FROM_BOTH;
 	va_start(ap, fmt);
-	format_both(settled.paste_evidence, sizeof(settled.paste_evidence), settled.paste_evidence_local,
-		    sizeof(settled.paste_evidence_local), fmt, ap);
+	vevidence(&settled, fmt, ap);
 	va_end(ap);
 	memmove(&r->causes[1], &r->causes[0], i * sizeof(settled));
 	r->causes[0] = settled;

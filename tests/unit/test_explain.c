@@ -833,6 +833,34 @@ static void test_oom_shortage(void **state)
 	explain_close(s);
 }
 
+/*
+ * Memory outside PyTorch's allocator is someone else's only beyond what the process's own CUDA context holds:
+ * a 3.81 GiB laptop GPU with 0.87 GiB outside is a shortage (VITA-Group/EnlightenGAN#135, answered "decrease
+ * batch size"); 9.77 GiB outside of 10.76 GiB is other processes (pytorch/pytorch#59778).
+ */
+static void test_oom_other_memory_beyond_context(void **state)
+{
+	static const struct {
+		const char *text, *kind;
+	} cases[] = {
+		{ "CUDA out of memory. Tried to allocate 252.00 MiB (GPU 0; 3.81 GiB total capacity; 2.67 GiB already "
+		  "allocated; 247.12 MiB free; 2.70 GiB reserved in total by PyTorch)", "shortage" },
+		{ "RuntimeError: CUDA out of memory. Tried to allocate 36.00 MiB (GPU 0; 10.76 GiB total capacity; 996.23 "
+		  "MiB already allocated; 8.81 MiB free; 1010.00 MiB reserved in total by PyTorch)", "other-processes" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct explain_report r;
+		struct explain_scanner *s = scan(cases[i].text, strlen(cases[i].text), &r);
+
+		assert_string_equal(cause_name(r.causes[0].cause), "runtime.out-of-memory");
+		assert_string_equal(value(&r.causes[0], "kind"), cases[i].kind);
+		explain_report_release(&r);
+		explain_close(s);
+	}
+}
+
 static void test_oom_fragmentation(void **state)
 {
 	struct explain_report r;
@@ -1058,6 +1086,7 @@ int main(void)
 		cmocka_unit_test(test_parse_size),
 		cmocka_unit_test(test_catalog_consistent),
 		cmocka_unit_test(test_oom_shortage),
+		cmocka_unit_test(test_oom_other_memory_beyond_context),
 		cmocka_unit_test(test_oom_fragmentation),
 		cmocka_unit_test(test_rank_by_causality),
 		cmocka_unit_test(test_build_tool_follows),
