@@ -763,6 +763,24 @@ static void settle_by_stubs_path(struct explain_report *r, const struct paste *p
 }
 
 /*
+ * No toolkit found where the text says a versioned one is installed ("I am sure cuda9.0 in my computer is
+ * installed correctly"): the build missed a toolkit that is there, outside PATH and CUDA_HOME
+ * (pytorch/extension-cpp#26, solved by setting CUDA_HOME). toolkit.nvcc-not-on-path, where the text offered
+ * it, moves first with the line that said so. conda's cudatoolkit and the runtime images, settled after this,
+ * hold no nvcc whatever is said.
+ */
+static void settle_by_toolkit_said(struct explain_report *r, const struct paste *p)
+{
+	static const enum cause_id not_found[] = { CAUSE_TOOLKIT_NOT_INSTALLED };
+	size_t i;
+
+	if (!p->toolkit_installed_named[0] ||
+	    (i = offered_for(r, not_found, 1, CAUSE_TOOLKIT_NVCC_NOT_ON_PATH)) == r->count)
+		return;
+	settle_first(r, i, N_("%s: the build did not find a toolkit that is there"), p->toolkit_installed_named);
+}
+
+/*
  * No nvcc where the text shows conda's cudatoolkit: that package holds CUDA's runtime libraries for the
  * programs conda installs, not the compiler (NVIDIA/apex#473, conda-forge/cudatoolkit-dev-feedstock#80), so
  * the environment has no toolkit to find. toolkit.not-installed, where the text offered it, moves first
@@ -875,6 +893,7 @@ static void settle_by_context(struct explain_report *r, const struct paste *p)
 	settle_by_ld_path(r, p);
 	settle_by_stubs_path(r, p);
 	settle_by_nouveau_blacklist(r, p);
+	settle_by_toolkit_said(r, p);
 	settle_by_conda_toolkit(r, p);
 	settle_by_cuda_image(r, p);
 	settle_by_visible_devices(r, p);

@@ -243,6 +243,9 @@ static int extract(struct explain_scanner *s, size_t row, const char *start, con
 		if (a == PCRE2_UNSET || b < a)
 			continue;
 		str_copy(values[n].name, sizeof(values[n].name), (const char *)table + 2);
+		/* an overlong value keeps its start (a detail reads left to right), a path its end (the file) */
+		if (b - a >= sizeof(values[n].value) && !memchr(start + a, '/', b - a))
+			b = a + sizeof(values[n].value) - 1;
 		copy_display(values[n].value, sizeof(values[n].value), start + a, start + b, start + b);
 		if (values[n].value[0])
 			n++;
@@ -369,6 +372,46 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
  * at the later line that showed it: a package list and the import disagreeing on torch's version is the row of
  * two installs (its differential offers another interpreter too). Once, when the paste first shows it.
  */
+/*
+ * An application-fault Xid (one data/xid.tsv reads as runtime.illegal-address) where the text names a graphics
+ * client: the row context.xid-graphics-client gains a hit at the Xid's first line, once, so the driver fault
+ * ranks above a CUDA program's illegal access.
+ */
+static void xid_hit_from_graphics(struct explain_scanner *s)
+{
+	const struct paste *p = s->paste;
+	struct explain_hit *h, *xid = NULL;
+	size_t row;
+
+	if (s->graphics_xid_added || !p->graphics_client_named[0])
+		return;
+	/* the kernel's own line (its row's confidence is the highest) gives the values: the GPU's bus */
+	for (int i = 0; i < s->nhits; i++) {
+		enum cause_id cause;
+		int conf;
+		const char *name, *action, *src;
+
+		if (catalog_keyed(s->hits[i].row) &&
+		    catalog_xid(s->hits[i].key, &cause, &conf, &name, &action, &src) && cause == CAUSE_RUNTIME_ILLEGAL_ADDRESS &&
+		    (!xid || catalog_confidence(s->hits[i].row) > catalog_confidence(xid->row)))
+			xid = &s->hits[i];
+	}
+	if (!xid)
+		return;
+	s->graphics_xid_added = true;
+	if ((row = catalog_row("context.xid-graphics-client")) == catalog_rows() || !(h = hit_for(s, row, "")))
+		return;
+	if (h->count == 0) {
+		h->first_input = xid->first_input;
+		h->first = xid->first;
+		memcpy(h->values, xid->values, sizeof(h->values));
+		h->nvalues = xid->nvalues;
+	}
+	h->count++;
+	for (int i = 0; i < xid->nlines && h->nlines < EXPLAIN_MAX_LINES; i++)
+		h->lines[h->nlines++] = xid->lines[i];
+}
+
 static void hits_from_paste(struct explain_scanner *s)
 {
 	const struct paste *p = s->paste;
@@ -403,6 +446,7 @@ static void scan_region(struct explain_scanner *s, char *p, size_t n)
 	if (s->paste->bytes < PASTE_MAX_BYTES)
 		paste_feed(s->paste, p, n, s->ninputs - 1, s->line_base);
 	hits_from_paste(s);
+	xid_hit_from_graphics(s);
 	s->line_base = line_at(s, n);
 	s->bytes += n;
 }

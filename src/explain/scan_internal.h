@@ -56,6 +56,7 @@ struct explain_scanner {
 	unsigned long long bytes, lines;
 	bool tee_failed;
 	bool paste_hits_added;		/* hits_from_paste() has run its once */
+	bool graphics_xid_added;	/* xid_hit_from_graphics() has added its hit */
 	struct paste *paste;		/* the facts the text shows (src/paste), read from its first lines */
 };
 

@@ -68,6 +68,12 @@ struct paste {
 	/* the first line that installs torch or says it imports elsewhere ("pip3 install torch", "conda install
 	 * pytorch", "in python3, import torch is fine": "line 3 installs torch"), empty when none */
 	char torch_install_named[64];
+	/* the first line whose prose says a versioned CUDA toolkit is installed ("line 15 says CUDA 9.0 is
+	 * installed"), empty when none: a build that finds no toolkit then missed one that is there */
+	char toolkit_installed_named[64];
+	/* the first line that names a graphics client (a game, Vulkan, OpenGL, DXVK, vkd3d, Wine, Proton: "line 2
+	 * names Vulkan"), empty when none: an application-fault Xid from such a program is not a CUDA error */
+	char graphics_client_named[48];
 	unsigned long fix_said_line;		/* the last line saying solved, fixed or "should work", 0 none */
 	/* the first line that runs Python with sudo ("sudo python3 setup.py install": "line 3 runs Python with
 	 * sudo"), empty when none: root's environment picks another interpreter than the user's */

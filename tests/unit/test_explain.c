@@ -861,6 +861,55 @@ static void test_oom_other_memory_beyond_context(void **state)
 	}
 }
 
+/*
+ * An application-fault Xid (31) from a graphics client is the driver's fault the program meets
+ * (doitsujin/dxvk#1169, fixed by driver 435.19.03); the same line alone stays a program's illegal access, and
+ * a hardware Xid keeps its own cause whatever program is named. The kernel line's long detail keeps its start.
+ */
+static void test_xid_graphics_client(void **state)
+{
+	static const char line[] = "NVRM: Xid (PCI:0000:2d:00): 31, pid=970, Ch 00000023, intr 00000000. MMU Fault: "
+				   "ENGINE GRAPHICS GPCCLIENT_RAST faulted @ 0x0_00000000. Fault is of type FAULT_PDE "
+				   "ACCESS_TYPE_VIRT_WRITE\n";
+	char text[512];
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	snprintf(text, sizeof(text), "Squad causes random but frequent freezes in the game.\n%s", line);
+	s = scan_merged(text, &r);
+	assert_string_equal(cause_name(r.causes[0].cause), "gpu.xid");
+	assert_string_equal(value(&r.causes[0], "bus"), "0000:2d:00");
+	assert_string_equal(value(&r.causes[0], "xid"), "31");
+	assert_string_equal(cause_name(r.causes[1].cause), "runtime.illegal-address");
+	release(&r, s);
+	expect_first(line, CAUSE_RUNTIME_ILLEGAL_ADDRESS);
+	s = scan_merged(line, &r);
+	assert_true(strncmp(value(&r.causes[0], "detail"), "pid=970, Ch 00000023", 20) == 0);
+	release(&r, s);
+	expect_first("Xid 31 MMU Fault on 610.57.04 under rapid Vulkan session churn\n", CAUSE_GPU_XID);
+	snprintf(text, sizeof(text), "%s in a game\n", xid79);
+	expect_first(text, CAUSE_GPU_HARDWARE_FAULT);
+}
+
+/*
+ * CUDA_HOME unset where the text says a versioned toolkit is installed: the build missed it
+ * (pytorch/extension-cpp#26); without that sentence the toolkit may be missing, and it stays first.
+ */
+static void test_toolkit_said_installed(void **state)
+{
+	static const char error[] = "EnvironmentError: CUDA_HOME environment variable is not set. Please set it to "
+				    "your CUDA install root.\n";
+	char text[512];
+
+	(void)state;
+	snprintf(text, sizeof(text), "%sHowever, I am sure cuda9.0 in my computer is installed correctly.\n", error);
+	expect_first(text, CAUSE_TOOLKIT_NVCC_NOT_ON_PATH);
+	expect_first(error, CAUSE_TOOLKIT_NOT_INSTALLED);
+	snprintf(text, sizeof(text), "%sI think CUDA 11.8 is not installed\n", error);
+	expect_first(text, CAUSE_TOOLKIT_NOT_INSTALLED);
+}
+
 static void test_oom_fragmentation(void **state)
 {
 	struct explain_report r;
@@ -1087,6 +1136,8 @@ int main(void)
 		cmocka_unit_test(test_catalog_consistent),
 		cmocka_unit_test(test_oom_shortage),
 		cmocka_unit_test(test_oom_other_memory_beyond_context),
+		cmocka_unit_test(test_xid_graphics_client),
+		cmocka_unit_test(test_toolkit_said_installed),
 		cmocka_unit_test(test_oom_fragmentation),
 		cmocka_unit_test(test_rank_by_causality),
 		cmocka_unit_test(test_build_tool_follows),

@@ -476,6 +476,45 @@ static void test_visible_devices_set(void **state)
 }
 
 /*
+ * A versioned toolkit said to be installed (pytorch/extension-cpp#26's "I am sure cuda9.0 in my computer is
+ * installed correctly"); a negation, the driver, a version-less "cuda", one too far away or an install that
+ * fixed the error name nothing.
+ */
+static void test_toolkit_installed_named(void **state)
+{
+	static const struct named_case cases[] = {
+		{ "I work on ubuntu16.04, cuda9.0 and Pytorch1.0.\nHowever, I am sure cuda9.0 in my computer is installed "
+		  "correctly.\n", "line 2 says CUDA 9.0 is installed" },
+		{ "I have installed CUDA 10.1 and cuDNN 7.6\n", "line 1 says CUDA 10.1 is installed" },
+		{ "CUDA Toolkit 11.8 is installed under /usr/local\n", "line 1 says CUDA 11.8 is installed" },
+		{ "CUDA 11.8 is not installed on this machine\n", "" },
+		{ "I haven't installed CUDA 12.1 yet\n", "" },
+		{ "I installed the cuda driver 535.104\n", "" },
+		{ "I installed cuda from the website\n", "" },
+		{ "installing CUDA 11.3 fixed it\n", "" },
+		{ "installed pytorch, torchvision and a lot of other packages, then the CUDA 11.8 wheels\n", "" },
+	};
+
+	(void)state;
+	check_named(cases, sizeof(cases) / sizeof(cases[0]), offsetof(struct paste, toolkit_installed_named));
+}
+
+/* A graphics client named as a word of its own (dxvk#1243's prose); names inside other words do not count. */
+static void test_graphics_client_named(void **state)
+{
+	static const struct named_case cases[] = {
+		{ "Issue from the title happens in different games.\n", "line 1 names games" },
+		{ "intro\nWine version: from 3.16-9 (Proton) to 4.19-staging\n", "line 2 names Proton" },
+		{ "a Vulkan rendering process\n", "line 1 names Vulkan" },
+		{ "import torch; from endgame import loss\n", "" },
+		{ "/usr/lib/wine64-tools/readme\n", "" },
+	};
+
+	(void)state;
+	check_named(cases, sizeof(cases) / sizeof(cases[0]), offsetof(struct paste, graphics_client_named));
+}
+
+/*
  * nouveau blacklisted: the kernel command line in dmesg (negativo17/nvidia-driver#73), GRUB's, a modprobe.d
  * file. A list that does not name nouveau, nouveau's own probe line and a commented line name nothing.
  */
@@ -800,6 +839,8 @@ int main(void)
 		cmocka_unit_test(test_cudnn_on_ld_library_path),
 		cmocka_unit_test(test_visible_devices_set),
 		cmocka_unit_test(test_nouveau_blacklist_named),
+		cmocka_unit_test(test_toolkit_installed_named),
+		cmocka_unit_test(test_graphics_client_named),
 		cmocka_unit_test(test_cuda_image_named),
 		cmocka_unit_test(test_torch_versions_differ),
 		cmocka_unit_test(test_torch_there_elsewhere),

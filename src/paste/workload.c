@@ -1,0 +1,44 @@
+/*
+ * workload.c - what kind of program the text says met the error: a graphics client (a game, a Vulkan or
+ * OpenGL program, DXVK or vkd3d-proton under Wine or Proton), not a CUDA one. The kernel logs the same
+ * application-fault Xids (13, 31, 43) for both; for a CUDA program they mean its own illegal access, for a
+ * graphics client often a driver bug that comes and goes with driver versions.
+ */
+#include "paste/paste_internal.h"
+
+#include <string.h>
+
+#include "util/str.h"
+
+static bool word_byte(int c)
+{
+	return char_is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+/* The first place word (ASCII, any case) stands as a word of its own in line, NULL when it does not. */
+static const char *find_word(const char *line, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *at = str_casestr(line, word); at; at = str_casestr(at + 1, word))
+		if ((at == line || !word_byte((unsigned char)at[-1])) && !word_byte((unsigned char)at[n]))
+			return at;
+	return NULL;
+}
+
+/* Words that name a graphics client: the APIs, their translation layers and a game itself. */
+static const char *const graphics_words[] = {
+	"Vulkan", "OpenGL", "DXVK", "vkd3d", "vkd3d-proton", "Proton", "Wine", "game", "games", "gaming",
+};
+
+void paste_note_graphics_client(struct paste *p, const char *line, const struct paste_at *at)
+{
+	if (p->graphics_client_named[0])
+		return;
+	for (size_t i = 0; i < sizeof(graphics_words) / sizeof(graphics_words[0]); i++)
+		if (find_word(line, graphics_words[i])) {
+			str_printf(p->graphics_client_named, sizeof(p->graphics_client_named), "line %lu names %s",
+				   at->number, graphics_words[i]);
+			return;
+		}
+}
