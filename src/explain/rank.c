@@ -272,7 +272,32 @@ static int first_cmp(const struct explain_hit *a, const struct explain_hit *b)
 struct ranked {
 	struct explain_cause cause;
 	const struct explain_hit *best, *earliest;
+	bool context_only;	/* only context rows (prose about the machine, "context.*") name it */
 };
+
+/* A cause only prose about the machine names, that no message's differential offers ("I am using a Mac"). */
+static bool context_alone(const struct ranked *r)
+{
+	return r->context_only && r->cause.prior == 0;
+}
+
+/* Causes that keep torch from being imported at all: before them no question about the GPU is reached. */
+static bool import_fails(enum cause_id cause)
+{
+	return cause == CAUSE_TORCH_NOT_INSTALLED || cause == CAUSE_TORCH_IMPORT_FAILED ||
+	       cause == CAUSE_TORCH_WRONG_INTERPRETER || cause == CAUSE_TORCH_LIBS_UNRESOLVED ||
+	       cause == CAUSE_TORCH_MULTIPLE_INSTALLS;
+}
+
+/* a's place against b's where one is a fact about the machine alone and the other keeps torch from importing */
+static int context_after_import(const struct ranked *a, const struct ranked *b)
+{
+	if (context_alone(a) && !b->cause.suggested && import_fails(b->cause.cause))
+		return 1;
+	if (context_alone(b) && !a->cause.suggested && import_fails(a->cause.cause))
+		return -1;
+	return 0;
+}
 
 /*
  * A cause a message names outranks every cause only suggested (an alternative of an ambiguous message,
@@ -291,6 +316,10 @@ static int compare_ranked(const void *pa, const void *pb)
 		return b->cause.prior - a->cause.prior;
 	if (tier(a->cause.confidence) != tier(b->cause.confidence))
 		return tier(a->cause.confidence) < tier(b->cause.confidence) ? -1 : 1;
+	/* in one tier, a fact about the machine that no message calls for follows a message that torch cannot
+	 * be imported: a Mac explains "Found no NVIDIA driver", not "No module named torch" */
+	if ((c = context_after_import(a, b)) != 0)
+		return c;
 	if (a->cause.rank != b->cause.rank)
 		return a->cause.rank < b->cause.rank ? -1 : 1;
 	if ((c = first_cmp(a->earliest, b->earliest)) != 0)
@@ -474,8 +503,11 @@ int explain_rank(const struct explain_scanner *s, struct explain_report *out)
 			r[n].cause.rank = cause_get(d.cause)->rank;
 			r[n].best = r[n].earliest = h;
 			r[n].cause.confidence = d.confidence;
+			r[n].context_only = strncmp(d.signature, "context.", 8) == 0;
 			n++;
 		} else {
+			if (strncmp(d.signature, "context.", 8) != 0)
+				r[k].context_only = false;
 			struct candidate best;
 
 			describe(r[k].best, &best);
