@@ -774,10 +774,11 @@ static void settle_by_toolkit_said(struct explain_report *r, const struct paste 
 	static const enum cause_id not_found[] = { CAUSE_TOOLKIT_NOT_INSTALLED };
 	size_t i;
 
-	if (!p->toolkit_installed_named[0] ||
+	if (!p->toolkit_installed[0] ||
 	    (i = offered_for(r, not_found, 1, CAUSE_TOOLKIT_NVCC_NOT_ON_PATH)) == r->count)
 		return;
-	settle_first(r, i, N_("%s: the build did not find a toolkit that is there"), p->toolkit_installed_named);
+	settle_first(r, i, N_("line %lu says CUDA %s is installed: the build did not find a toolkit that is there"),
+		     p->toolkit_installed_line, p->toolkit_installed);
 }
 
 /*

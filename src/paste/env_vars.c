@@ -89,16 +89,49 @@ static bool hides_gpus(const char *value)
 	return true;
 }
 
-/* The value after NAME= or NAME"] = in line, unquoted, into out; false when the line sets no value. */
+/*
+ * The value prose gives after the variable's name (" is set to -1", " was set to `1`", " to -1" after "set"):
+ * only -1 or indices, so "set to the second GPU" gives nothing. False when there is none.
+ */
+static bool value_said(const char *s, char *out, size_t size)
+{
+	static const char *const verbs[] = { " is set to ", " was set to ", " set to ", " to " };
+	size_t n = 0;
+
+	while (*s == '`' || *s == '"' || *s == '\'')
+		s++;
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		if (str_starts_with(s, verbs[i])) {
+			s += strlen(verbs[i]);
+			while (*s == '`' || *s == '"' || *s == '\'')
+				s++;
+			while (char_is_digit((unsigned char)s[n]) || s[n] == ',' || (n == 0 && s[n] == '-'))
+				n++;
+			if (n == 0 || (n == 1 && s[0] == '-'))
+				return false;
+			str_printf(out, size, "%.*s", (int)n, s);
+			return true;
+		}
+	return false;
+}
+
+/*
+ * The value after NAME= or NAME"] = in line, unquoted, into out, or the one prose gives ("CUDA_VISIBLE_DEVICES
+ * is set to -1", spelled without its S too, as chainer/chainer#2245 did); false when the line sets no value.
+ */
 static bool value_set(const char *line, char *out, size_t size)
 {
-	static const char name[] = "CUDA_VISIBLE_DEVICES";
+	static const char name[] = "CUDA_VISIBLE_DEVICE";
 	const char *s = strstr(line, name), *end;
 	char quote = 0;
 
 	if (!s)
 		return false;
 	s += sizeof(name) - 1;
+	if (*s == 'S')
+		s++;
+	if (value_said(s, out, size))
+		return true;
 	if (*s == '"' || *s == '\'')
 		s++;	/* os.environ["CUDA_VISIBLE_DEVICES"] */
 	if (*s == ']')
@@ -124,7 +157,7 @@ void paste_note_visible_devices(struct paste *p, const char *line, const struct 
 {
 	char value[32];
 
-	if (p->visible_devices_named[0] || !strstr(line, "VISIBLE_DEVICES") || !value_set(line, value, sizeof(value)))
+	if (p->visible_devices_named[0] || !strstr(line, "VISIBLE_DEVICE") || !value_set(line, value, sizeof(value)))
 		return;
 	if (hides_gpus(value))
 		str_printf(p->visible_devices_named, sizeof(p->visible_devices_named),

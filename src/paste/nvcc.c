@@ -63,7 +63,7 @@ void paste_note_toolkit_installed(struct paste *p, const char *line, const struc
 	const char *cuda, *version, *installed, *from, *to;
 	char between[64], before[16];
 
-	if (p->toolkit_installed_named[0] || !(installed = strstr(line, "installed")) || !(cuda = str_casestr(line, "cuda")))
+	if (p->toolkit_installed[0] || !(installed = strstr(line, "installed")) || !(cuda = str_casestr(line, "cuda")))
 		return;
 	for (; cuda; cuda = str_casestr(cuda + 4, "cuda")) {
 		if (!(version = cuda_with_version(cuda)))
@@ -81,8 +81,8 @@ void paste_note_toolkit_installed(struct paste *p, const char *line, const struc
 		    str_casestr(before, "not ") || strstr(before, "n't") ||
 		    str_casestr(line, "fixed") || str_casestr(line, "solved") || str_casestr(line, "never"))
 			continue;
-		str_printf(p->toolkit_installed_named, sizeof(p->toolkit_installed_named),
-			   "line %lu says CUDA %.*s is installed", at->number, version_length(version), version);
+		str_printf(p->toolkit_installed, sizeof(p->toolkit_installed), "%.*s", version_length(version), version);
+		p->toolkit_installed_line = at->number;
 		return;
 	}
 }

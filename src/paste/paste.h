@@ -68,9 +68,11 @@ struct paste {
 	/* the first line that installs torch or says it imports elsewhere ("pip3 install torch", "conda install
 	 * pytorch", "in python3, import torch is fine": "line 3 installs torch"), empty when none */
 	char torch_install_named[64];
-	/* the first line whose prose says a versioned CUDA toolkit is installed ("line 15 says CUDA 9.0 is
-	 * installed"), empty when none: a build that finds no toolkit then missed one that is there */
-	char toolkit_installed_named[64];
+	/* the toolkit version the first line whose prose says a versioned CUDA toolkit is installed gives ("9.0"
+	 * of "I am sure cuda9.0 in my computer is installed correctly"), and that line; "" and 0 when none: a
+	 * build that finds no toolkit then missed one that is there */
+	char toolkit_installed[16];
+	unsigned long toolkit_installed_line;
 	/* the first line that names a graphics client (a game, Vulkan, OpenGL, DXVK, vkd3d, Wine, Proton: "line 2
 	 * names Vulkan"), empty when none: an application-fault Xid from such a program is not a CUDA error */
 	char graphics_client_named[48];

@@ -694,6 +694,31 @@ static void test_stubs_on_ld_library_path(void **state)
 }
 
 /*
+ * Prose about the machine, each from a report's own words: the --gpus flag missing (stefancrain/folding-at-home#3),
+ * the driver stopping after a kernel update (MeowIce/nvidia-legacy#2), an AMD card named (pkhungurn/
+ * talking-head-anime-demo#27), no NVIDIA card in Chinese (Ikunio/Lidar_nav2_ws#2). Sentences that name the
+ * same things without the claim read as nothing, or as their own message.
+ */
+static void test_machine_prose(void **state)
+{
+	(void)state;
+	expect_first("It seems that Docker-native GPU support seems to require passing an option like `--gpus all` to "
+		     "`docker run` - my GPU is not used without it.\n", CAUSE_CONTAINER_NO_GPU);
+	expect_first("I forgot --gpus all in the compose command\n", CAUSE_CONTAINER_NO_GPU);
+	expect_first("I ran docker run --gpus all and it works\n", CAUSE_COUNT);
+	expect_first("after updating the kernel, it stopped loading, can recommendations be made?\n", CAUSE_DRIVER_NOT_LOADED);
+	expect_first("after the kernel update nvidia-smi doesn't work anymore\n", CAUSE_DRIVER_NOT_LOADED);
+	expect_first("after updating the kernel everything works fine\n", CAUSE_COUNT);
+	expect_first("But the graphics card I have now is RX580.\n", CAUSE_GPU_NONE);
+	expect_first("my card is a Radeon RX 6700 XT\n", CAUSE_GPU_NONE);
+	expect_first("the card is an RTX 3090\n", CAUSE_COUNT);
+	expect_first("\xE5\xB0\x8F\xE4\xB8\xBB\xE6\x9C\xBA\xE6\xB2\xA1\xE6\x9C\x89NVIDIA\xE7\x9A\x84\xE6\x98\xBE\xE5\x8D\xA1\n",
+		     CAUSE_GPU_NONE);	/* 小主机没有NVIDIA的显卡: the mini PC has no NVIDIA card */
+	expect_first("\xE6\xB2\xA1\xE6\x9C\x89NVIDIA\xE7\x9A\x84\xE6\x98\xBE\xE5\x8D\xA1\xE9\xA9\xB1\xE5\x8A\xA8\n",
+		     CAUSE_COUNT);	/* 没有NVIDIA的显卡驱动: no NVIDIA driver, not no card */
+}
+
+/*
  * nvcc said to be missing, in prose (mit-han-lab/temporal-shift-module's Jetson report: 'The file "nvcc" seems to be
  * missing'); a sentence that only says something works without nvcc is no such report.
  */
@@ -1160,6 +1185,7 @@ int main(void)
 		cmocka_unit_test(test_stubs_on_ld_library_path),
 		cmocka_unit_test(test_runtime_image_settles_no_nvcc),
 		cmocka_unit_test(test_nvcc_missing_in_prose),
+		cmocka_unit_test(test_machine_prose),
 		cmocka_unit_test(test_nvcc_path_list),
 		cmocka_unit_test(test_nouveau_bound_and_blacklisted),
 		cmocka_unit_test(test_memory_not_released),

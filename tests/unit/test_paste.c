@@ -453,8 +453,9 @@ static void test_cudnn_on_ld_library_path(void **state)
 
 /*
  * CUDA_VISIBLE_DEVICES set to a value that can hide every GPU: numba/numba#5793 (-1), endernewton/
- * tf-faster-rcnn#38 ($0, in backquotes), weizhepei/CasRel#28 ("1" on a one-GPU machine); GPU 0 among the
- * indices, a GPU UUID (pytorch/pytorch#99137's) or a comparison hide nothing.
+ * tf-faster-rcnn#38 ($0, in backquotes), weizhepei/CasRel#28 ("1" on a one-GPU machine), or said so in prose;
+ * GPU 0 among the indices, a GPU UUID (pytorch/pytorch#99137's), a comparison or a value prose does not give
+ * as a number hide nothing.
  */
 static void test_visible_devices_set(void **state)
 {
@@ -469,6 +470,12 @@ static void test_visible_devices_set(void **state)
 		{ "CUDA_VISIBLE_DEVICES=GPU-56622fc6-a9b3-5594-4c6d-b0b231be656a python train.py\n", "" },
 		{ "if os.environ['CUDA_VISIBLE_DEVICES'] == '1':\n", "" },
 		{ "print(os.environ['CUDA_VISIBLE_DEVICES'])\n", "" },
+		/* prose: chainer/chainer#2245 spelled the variable without its S */
+		{ "Even if CUDA is available, cudaGetDevice() can return\ncudaErrorNoDevice when CUDA_VISIBLE_DEVICE is set to -1.\n",
+		  "line 2 sets CUDA_VISIBLE_DEVICES=-1" },
+		{ "I set `CUDA_VISIBLE_DEVICES` to `1` on my laptop\n", "line 1 sets CUDA_VISIBLE_DEVICES=1" },
+		{ "CUDA_VISIBLE_DEVICES is set to the second GPU\n", "" },
+		{ "CUDA_VISIBLE_DEVICES was set to 0\n", "" },
 	};
 
 	(void)state;
@@ -480,13 +487,13 @@ static void test_visible_devices_set(void **state)
  * installed correctly"); a negation, the driver, a version-less "cuda", one too far away or an install that
  * fixed the error name nothing.
  */
-static void test_toolkit_installed_named(void **state)
+static void test_toolkit_installed_said(void **state)
 {
 	static const struct named_case cases[] = {
 		{ "I work on ubuntu16.04, cuda9.0 and Pytorch1.0.\nHowever, I am sure cuda9.0 in my computer is installed "
-		  "correctly.\n", "line 2 says CUDA 9.0 is installed" },
-		{ "I have installed CUDA 10.1 and cuDNN 7.6\n", "line 1 says CUDA 10.1 is installed" },
-		{ "CUDA Toolkit 11.8 is installed under /usr/local\n", "line 1 says CUDA 11.8 is installed" },
+		  "correctly.\n", "9.0" },
+		{ "I have installed CUDA 10.1 and cuDNN 7.6\n", "10.1" },
+		{ "CUDA Toolkit 11.8 is installed under /usr/local\n", "11.8" },
 		{ "CUDA 11.8 is not installed on this machine\n", "" },
 		{ "I haven't installed CUDA 12.1 yet\n", "" },
 		{ "I installed the cuda driver 535.104\n", "" },
@@ -496,7 +503,7 @@ static void test_toolkit_installed_named(void **state)
 	};
 
 	(void)state;
-	check_named(cases, sizeof(cases) / sizeof(cases[0]), offsetof(struct paste, toolkit_installed_named));
+	check_named(cases, sizeof(cases) / sizeof(cases[0]), offsetof(struct paste, toolkit_installed));
 }
 
 /* A graphics client named as a word of its own (dxvk#1243's prose); names inside other words do not count. */
@@ -839,7 +846,7 @@ int main(void)
 		cmocka_unit_test(test_cudnn_on_ld_library_path),
 		cmocka_unit_test(test_visible_devices_set),
 		cmocka_unit_test(test_nouveau_blacklist_named),
-		cmocka_unit_test(test_toolkit_installed_named),
+		cmocka_unit_test(test_toolkit_installed_said),
 		cmocka_unit_test(test_graphics_client_named),
 		cmocka_unit_test(test_cuda_image_named),
 		cmocka_unit_test(test_torch_versions_differ),
