@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "explain/internal_patterns.h"
+#include "kb/kb.h"
 #include "paste/paste.h"
 #include "util/str.h"
 
@@ -412,6 +413,56 @@ static void xid_hit_from_graphics(struct explain_scanner *s)
 		h->lines[h->nlines++] = xid->lines[i];
 }
 
+static void add_value(struct explain_hit *h, const char *name, const char *value)
+{
+	if (h->nvalues >= EXPLAIN_MAX_VALUES || !value[0])
+		return;
+	str_copy(h->values[h->nvalues].name, sizeof(h->values[0].name), name);
+	str_copy(h->values[h->nvalues].value, sizeof(h->values[0].value), value);
+	h->nvalues++;
+}
+
+/*
+ * A GPU the prose names that the newest PyTorch release has no wheel for ("I have GeForce GT 650M": compute
+ * capability 3.0): the row context.gpu-older-than-torch gains a hit at that line, once, with the card, its
+ * capability and, where one exists, the newest release whose wheel runs on it and the command that installs it.
+ */
+static void hit_from_old_gpu(struct explain_scanner *s)
+{
+	const struct paste *p = s->paste;
+	const char *newest, *fits, *variant, *text = p->gpu_named_text;
+	struct explain_hit *h;
+	size_t row;
+
+	if (s->old_gpu_added || !p->gpu_named[0])
+		return;
+	s->old_gpu_added = true;
+	kb_torch_releases_for_cc(p->gpu_named_cc, &newest, &fits, &variant);
+	if (!newest[0] || strcmp(newest, fits) == 0)
+		return;
+	if ((row = catalog_row("context.gpu-older-than-torch")) == catalog_rows() || !(h = hit_for(s, row, "")))
+		return;
+	if (h->count == 0) {
+		struct kb_torch_variant v[16];
+		int n = fits[0] ? kb_torch_variants(fits, v, 16) : 0;
+
+		h->first_input = p->gpu_named_input;
+		h->first = p->gpu_named_line;
+		add_value(h, "gpu", p->gpu_named);
+		add_value(h, "arch", p->gpu_named_cc);
+		add_value(h, "found", fits);
+		for (int i = 0; i < n; i++)
+			if (strcmp(v[i].variant, variant) == 0) {
+				char command[200];
+
+				kb_torch_pip_command(&v[i], command, sizeof(command));
+				add_value(h, "install", command);
+			}
+	}
+	h->count++;
+	keep_line(h, p->gpu_named_input, p->gpu_named_line, text, text + strlen(text), text + strlen(text));
+}
+
 static void hits_from_paste(struct explain_scanner *s)
 {
 	const struct paste *p = s->paste;
@@ -447,6 +498,7 @@ static void scan_region(struct explain_scanner *s, char *p, size_t n)
 		paste_feed(s->paste, p, n, s->ninputs - 1, s->line_base);
 	hits_from_paste(s);
 	xid_hit_from_graphics(s);
+	hit_from_old_gpu(s);
 	s->line_base = line_at(s, n);
 	s->bytes += n;
 }

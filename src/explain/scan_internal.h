@@ -57,6 +57,7 @@ struct explain_scanner {
 	bool tee_failed;
 	bool paste_hits_added;		/* hits_from_paste() has run its once */
 	bool graphics_xid_added;	/* xid_hit_from_graphics() has added its hit */
+	bool old_gpu_added;		/* hit_from_old_gpu() has run its once */
 	struct paste *paste;		/* the facts the text shows (src/paste), read from its first lines */
 };
 

@@ -104,6 +104,11 @@ int kb_torch_release(const char *version, struct kb_torch_release *out);
 int kb_torch_variants(const char *version, struct kb_torch_variant *out, int max);
 const char *kb_torch_arch_list(const char *version, const char *variant);
 enum kb_arch_fit kb_arch_fit(const char *archs, const char *cc);
+/*
+ * For compute capability cc: the newest release of the arch table, and the newest release (with its variant)
+ * that has a Linux CUDA wheel running on cc, "" when none has. Strings are static.
+ */
+void kb_torch_releases_for_cc(const char *cc, const char **newest, const char **fits, const char **variant);
 bool kb_python_supported(const char *list, const char *python);
 int kb_torch_pip_command(const struct kb_torch_variant *v, char *out, size_t outsz);
 int kb_torch_variant_min_driver(const struct kb_torch_variant *v, struct kb_answer *out);

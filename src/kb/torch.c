@@ -66,6 +66,27 @@ const char *kb_torch_arch_list(const char *version, const char *variant)
 }
 
 /*
+ * For compute capability cc: the newest release of the arch table (newest), and the newest release with a
+ * Linux CUDA wheel that runs on cc (fits, with that wheel's variant; "" when none does). Strings are static.
+ */
+void kb_torch_releases_for_cc(const char *cc, const char **newest, const char **fits, const char **variant)
+{
+	const struct kb_table *t = &kb_table_torch_archs;
+
+	*newest = *fits = *variant = "";
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *torch = kb_field(t, r, "torch");
+
+		if (version_compare(torch, *newest) > 0)
+			*newest = torch;
+		if (version_compare(torch, *fits) > 0 && kb_arch_fit(kb_field(t, r, "archs"), cc) != KB_ARCH_NONE) {
+			*fits = torch;
+			*variant = kb_field(t, r, "variant");
+		}
+	}
+}
+
+/*
  * Can a build with this arch list run on compute capability cc? A cubin
  * runs on the same major at an equal or higher minor (8.0 code runs on
  * 8.6, not the reverse); PTX of an older or equal capability is compiled

@@ -370,6 +370,7 @@ void paste_line(struct paste *p, const char *line, size_t len, int input, unsign
 	paste_note_nouveau_blacklist(p, s, &at);
 	paste_note_toolkit_installed(p, s, &at);
 	paste_note_graphics_client(p, s, &at);
+	paste_note_gpu_named(p, s, &at);
 	for (size_t i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
 		if (readers[i](p, s, &at))
 			return;

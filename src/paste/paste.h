@@ -76,6 +76,12 @@ struct paste {
 	/* the first line that names a graphics client (a game, Vulkan, OpenGL, DXVK, vkd3d, Wine, Proton: "line 2
 	 * names Vulkan"), empty when none: an application-fault Xid from such a program is not a CUDA error */
 	char graphics_client_named[48];
+	/* the first GPU the prose names that the GPU table knows ("GeForce GT 650M"), its compute capability, and
+	 * the line; "" when none. Not a fact about the machine (facts->pci): the text may only ask about it */
+	char gpu_named[64], gpu_named_cc[8];
+	unsigned long gpu_named_line;
+	int gpu_named_input;
+	char gpu_named_text[200];
 	unsigned long fix_said_line;		/* the last line saying solved, fixed or "should work", 0 none */
 	/* the first line that runs Python with sudo ("sudo python3 setup.py install": "line 3 runs Python with
 	 * sudo"), empty when none: root's environment picks another interpreter than the user's */

@@ -54,6 +54,7 @@ void paste_note_visible_devices(struct paste *p, const char *line, const struct 
 void paste_note_nouveau_blacklist(struct paste *p, const char *line, const struct paste_at *at);
 void paste_note_toolkit_installed(struct paste *p, const char *line, const struct paste_at *at);
 void paste_note_graphics_client(struct paste *p, const char *line, const struct paste_at *at);
+void paste_note_gpu_named(struct paste *p, const char *line, const struct paste_at *at);
 bool paste_read_torch_print(struct paste *p, const char *line, const struct paste_at *at);
 bool paste_read_platform(struct paste *p, const char *line, const struct paste_at *at);
 bool paste_read_kernel(struct paste *p, const char *line, const struct paste_at *at);

@@ -719,6 +719,36 @@ static void test_machine_prose(void **state)
 }
 
 /*
+ * A GPU named in prose that the newest PyTorch has no wheel for: the Tesla K40m (3.5, pytorch/pytorch#44253)
+ * is in no release of the arch table, so no install step; the Tesla K80 (3.7) last ran on 2.7.1's cu118 wheel,
+ * whose command the table gives. A card current wheels run on reads as nothing.
+ */
+static void test_old_gpu_named(void **state)
+{
+	struct explain_report r;
+	struct explain_scanner *s;
+	bool install = false;
+
+	(void)state;
+	s = scan_merged("\xE6\x96\xB0\xE7\x89\x88\xE6\x9C\xAC\xE8\x83\xBD\xE4\xB8\x8D\xE8\x83\xBD\xE6\x94\xAF\xE6\x8C\x81\xE4\xB8\x8B "
+			"tesla k40m\xE7\x9A\x84\xE6\x98\xBE\xE5\x8D\xA1\n", &r);
+	assert_string_equal(cause_name(r.causes[0].cause), "torch.arch-unsupported");
+	assert_string_equal(value(&r.causes[0], "gpu"), "Tesla K40m");
+	assert_string_equal(value(&r.causes[0], "arch"), "3.5");
+	assert_null(value(&r.causes[0], "found"));
+	release(&r, s);
+	s = scan_merged("Our cluster still has a Tesla K80 and torch says no kernel for it\n", &r);
+	assert_string_equal(cause_name(r.causes[0].cause), "torch.arch-unsupported");
+	assert_string_equal(value(&r.causes[0], "found"), "2.7.1");
+	for (int i = 0; i < r.causes[0].nfix; i++)
+		install |= r.causes[0].fix[i].command &&
+			   strcmp(r.causes[0].fix[i].command, "pip install torch==2.7.1 --index-url https://download.pytorch.org/whl/cu118") == 0;
+	assert_true(install);
+	release(&r, s);
+	expect_first("I train on a GTX 1080 at home\n", CAUSE_COUNT);
+}
+
+/*
  * nvcc said to be missing, in prose (mit-han-lab/temporal-shift-module's Jetson report: 'The file "nvcc" seems to be
  * missing'); a sentence that only says something works without nvcc is no such report.
  */
@@ -1186,6 +1216,7 @@ int main(void)
 		cmocka_unit_test(test_runtime_image_settles_no_nvcc),
 		cmocka_unit_test(test_nvcc_missing_in_prose),
 		cmocka_unit_test(test_machine_prose),
+		cmocka_unit_test(test_old_gpu_named),
 		cmocka_unit_test(test_nvcc_path_list),
 		cmocka_unit_test(test_nouveau_bound_and_blacklisted),
 		cmocka_unit_test(test_memory_not_released),

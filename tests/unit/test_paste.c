@@ -522,6 +522,27 @@ static void test_graphics_client_named(void **state)
 }
 
 /*
+ * A GPU the prose names, from the GPU table: pytorch/pytorch#44253's Chinese sentence, a model glued to its line,
+ * a mobile Pascal; a product line without a model, a word that only contains one, or a card the table lacks
+ * name nothing.
+ */
+static void test_gpu_named(void **state)
+{
+	static const struct named_case cases[] = {
+		{ "\xE6\x96\xB0\xE7\x89\x88\xE6\x9C\xAC\xE8\x83\xBD\xE4\xB8\x8D\xE8\x83\xBD\xE6\x94\xAF\xE6\x8C\x81\xE4\xB8\x8B "
+		  "tesla k40m\xE7\x9A\x84\xE6\x98\xBE\xE5\x8D\xA1\n", "Tesla K40m" },
+		{ "intro\nI train on a GTX1080 at home\n", "GeForce GTX 1080" },
+		{ "my laptop has an MX250\n", "GeForce MX250" },
+		{ "the RTX line is fast\n", "" },
+		{ "see FASTGTX 1080 below\n", "" },
+		{ "I have GeForce GT 9999M\n", "" },
+	};
+
+	(void)state;
+	check_named(cases, sizeof(cases) / sizeof(cases[0]), offsetof(struct paste, gpu_named));
+}
+
+/*
  * nouveau blacklisted: the kernel command line in dmesg (negativo17/nvidia-driver#73), GRUB's, a modprobe.d
  * file. A list that does not name nouveau, nouveau's own probe line and a commented line name nothing.
  */
@@ -848,6 +869,7 @@ int main(void)
 		cmocka_unit_test(test_nouveau_blacklist_named),
 		cmocka_unit_test(test_toolkit_installed_said),
 		cmocka_unit_test(test_graphics_client_named),
+		cmocka_unit_test(test_gpu_named),
 		cmocka_unit_test(test_cuda_image_named),
 		cmocka_unit_test(test_torch_versions_differ),
 		cmocka_unit_test(test_torch_there_elsewhere),
