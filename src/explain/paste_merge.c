@@ -852,15 +852,22 @@ static void settle_by_cuda_image(struct explain_report *r, const struct paste *p
 /*
  * No GPU found where the text sets CUDA_VISIBLE_DEVICES to a value that can hide them all (-1, empty, not an
  * index, or indices without GPU 0): CUDA enumerates only the devices the variable lists. Where the text
- * offered env.visible-devices, it moves first with the line that set it.
+ * offered env.visible-devices, it moves first with the line that set it; so it does before a CPU build of
+ * torch that only the symptom offered.
  */
 static void settle_by_visible_devices(struct explain_report *r, const struct paste *p)
 {
 	static const enum cause_id no_gpu[] = { CAUSE_CUDA_INIT_FAILED, CAUSE_GPU_NONE, CAUSE_TORCH_CUDA_UNAVAILABLE };
 	size_t i;
 
-	if (!p->visible_devices_named[0] ||
-	    (i = offered_for(r, no_gpu, sizeof(no_gpu) / sizeof(no_gpu[0]), CAUSE_ENV_VISIBLE_DEVICES)) == r->count)
+	if (!p->visible_devices_named[0] || r->count < 2)
+		return;
+	/* a CPU build only offered by the symptom ("is_available() returned FALSE"), not shown by the text */
+	if (r->causes[0].cause == CAUSE_TORCH_CPU_ONLY && r->causes[0].suggested)
+		i = offered_at(r, CAUSE_ENV_VISIBLE_DEVICES);
+	else
+		i = offered_for(r, no_gpu, sizeof(no_gpu) / sizeof(no_gpu[0]), CAUSE_ENV_VISIBLE_DEVICES);
+	if (i == r->count)
 		return;
 	settle_first(r, i, N_("%s: CUDA sees only the GPUs that variable lists, and this value can list none"),
 		     p->visible_devices_named);

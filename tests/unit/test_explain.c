@@ -716,6 +716,38 @@ static void test_machine_prose(void **state)
 		     CAUSE_GPU_NONE);	/* 小主机没有NVIDIA的显卡: the mini PC has no NVIDIA card */
 	expect_first("\xE6\xB2\xA1\xE6\x9C\x89NVIDIA\xE7\x9A\x84\xE6\x98\xBE\xE5\x8D\xA1\xE9\xA9\xB1\xE5\x8A\xA8\n",
 		     CAUSE_COUNT);	/* 没有NVIDIA的显卡驱动: no NVIDIA driver, not no card */
+	/* the Fabric Manager named (aws-samples' DCV AMI issue, its backquote inside the name as written) */
+	expect_first("Currently `nvidia-fabricmanage`r is not installed so on A100, H100, H200 and B200 instances, CUDA "
+		     "initialization fails with 802 system error.\n", CAUSE_DRIVER_FABRIC_MANAGER);
+	expect_first("the fabric manager is running fine\n", CAUSE_COUNT);
+	/* an NVSwitch machine named: weak alone, before what a symptom only offers */
+	expect_first("- Hardware (CPUs, Memory, GPUs): AWS p4d.24xlarge (96 CPU, 8 A100's, 1 TB RAM)\n",
+		     CAUSE_DRIVER_FABRIC_MANAGER);
+	expect_first("AWS g5.xlarge\n", CAUSE_COUNT);
+	/* the GPU only for root (AUTOMATIC1111/stable-diffusion-webui#3207) */
+	expect_first("it seems torch can only access the gpu when run with sudo\n", CAUSE_DRIVER_DEVICE_PERMISSION);
+	expect_first("Torch is not able to use GPU unless superuser, openSuse tumbleweed\n", CAUSE_DRIVER_DEVICE_PERMISSION);
+	expect_first("I only use sudo to install packages\n", CAUSE_COUNT);
+	/* throttling (linux-surface#216 quoting the ArchWiki), nvidia-smi -q's own line */
+	expect_first("it immediately and severely throttles down to around 139MHz.\n", CAUSE_GPU_SLOWDOWN);
+	expect_first("        SW Thermal Slowdown               : Active\n", CAUSE_GPU_SLOWDOWN);
+	expect_first("        SW Thermal Slowdown               : Not Active\n", CAUSE_COUNT);
+	expect_first("the scheduler throttles jobs to 4 per user\n", CAUSE_COUNT);
+}
+
+/* cuBLAS's status in words (microsoft/superbenchmark#526): CUBLAS_STATUS_NOT_SUPPORTED, with the status extracted. */
+static void test_cublas_status_in_words(void **state)
+{
+	static const char text[] = "cuBLAS call cublasLtMatmulAlgoGetHeuristic(handle_.get(), op_desc_.get()) failed at "
+				   "/opt/superbench/cublaslt_utils.cc:98 'the requested functionality is not supported'\n";
+	struct explain_report r;
+	struct explain_scanner *s = scan_merged(text, &r);
+
+	(void)state;
+	assert_string_equal(cause_name(r.causes[0].cause), "cublas.error");
+	assert_string_equal(value(&r.causes[0], "status"), "the requested functionality is not supported");
+	release(&r, s);
+	expect_first("the requested functionality is not supported\n", CAUSE_COUNT);
 }
 
 /*
@@ -1217,6 +1249,7 @@ int main(void)
 		cmocka_unit_test(test_nvcc_missing_in_prose),
 		cmocka_unit_test(test_machine_prose),
 		cmocka_unit_test(test_old_gpu_named),
+		cmocka_unit_test(test_cublas_status_in_words),
 		cmocka_unit_test(test_nvcc_path_list),
 		cmocka_unit_test(test_nouveau_bound_and_blacklisted),
 		cmocka_unit_test(test_memory_not_released),
