@@ -374,6 +374,25 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
  * two installs (its differential offers another interpreter too). Once, when the paste first shows it.
  */
 /*
+ * A hit of the catalog row id that a fact of the paste (not a match) gives, counted once more, at input's line
+ * where it is the row's first; NULL when the catalog lacks the row or the hits are full.
+ */
+static struct explain_hit *hit_from_fact(struct explain_scanner *s, const char *id, int input, unsigned long line)
+{
+	size_t row = catalog_row(id);
+	struct explain_hit *h;
+
+	if (row == catalog_rows() || !(h = hit_for(s, row, "")))
+		return NULL;
+	if (h->count == 0) {
+		h->first_input = input;
+		h->first = line;
+	}
+	h->count++;
+	return h;
+}
+
+/*
  * An application-fault Xid (one data/xid.tsv reads as runtime.illegal-address) where the text names a graphics
  * client: the row context.xid-graphics-client gains a hit at the Xid's first line, once, so the driver fault
  * ranks above a CUDA program's illegal access.
@@ -382,7 +401,6 @@ static void xid_hit_from_graphics(struct explain_scanner *s)
 {
 	const struct paste *p = s->paste;
 	struct explain_hit *h, *xid = NULL;
-	size_t row;
 
 	if (s->graphics_xid_added || !p->graphics_client_named[0])
 		return;
@@ -400,15 +418,12 @@ static void xid_hit_from_graphics(struct explain_scanner *s)
 	if (!xid)
 		return;
 	s->graphics_xid_added = true;
-	if ((row = catalog_row("context.xid-graphics-client")) == catalog_rows() || !(h = hit_for(s, row, "")))
+	if (!(h = hit_from_fact(s, "context.xid-graphics-client", xid->first_input, xid->first)))
 		return;
-	if (h->count == 0) {
-		h->first_input = xid->first_input;
-		h->first = xid->first;
+	if (h->count == 1) {	/* new: the kernel line's values */
 		memcpy(h->values, xid->values, sizeof(h->values));
 		h->nvalues = xid->nvalues;
 	}
-	h->count++;
 	for (int i = 0; i < xid->nlines && h->nlines < EXPLAIN_MAX_LINES; i++)
 		h->lines[h->nlines++] = xid->lines[i];
 }
@@ -432,7 +447,6 @@ static void hit_from_old_gpu(struct explain_scanner *s)
 	const struct paste *p = s->paste;
 	const char *newest, *fits, *variant, *text = p->gpu_named_text;
 	struct explain_hit *h;
-	size_t row;
 
 	if (s->old_gpu_added || !p->gpu_named[0])
 		return;
@@ -440,14 +454,12 @@ static void hit_from_old_gpu(struct explain_scanner *s)
 	kb_torch_releases_for_cc(p->gpu_named_cc, &newest, &fits, &variant);
 	if (!newest[0] || strcmp(newest, fits) == 0)
 		return;
-	if ((row = catalog_row("context.gpu-older-than-torch")) == catalog_rows() || !(h = hit_for(s, row, "")))
+	if (!(h = hit_from_fact(s, "context.gpu-older-than-torch", p->gpu_named_input, p->gpu_named_line)))
 		return;
-	if (h->count == 0) {
+	if (h->nvalues == 0) {
 		struct kb_torch_variant v[16];
 		int n = fits[0] ? kb_torch_variants(fits, v, 16) : 0;
 
-		h->first_input = p->gpu_named_input;
-		h->first = p->gpu_named_line;
 		add_value(h, "gpu", p->gpu_named);
 		add_value(h, "arch", p->gpu_named_cc);
 		add_value(h, "found", fits);
@@ -459,7 +471,6 @@ static void hit_from_old_gpu(struct explain_scanner *s)
 				add_value(h, "install", command);
 			}
 	}
-	h->count++;
 	keep_line(h, p->gpu_named_input, p->gpu_named_line, text, text + strlen(text), text + strlen(text));
 }
 
@@ -468,18 +479,13 @@ static void hits_from_paste(struct explain_scanner *s)
 	const struct paste *p = s->paste;
 	const char *text = p->torch_versions_differ_text;
 	struct explain_hit *h;
-	size_t row;
 
 	if (s->paste_hits_added || !p->torch_versions_differ_named[0])
 		return;
 	s->paste_hits_added = true;
-	if ((row = catalog_row("context.torch-installed-twice")) == catalog_rows() || !(h = hit_for(s, row, "")))
+	if (!(h = hit_from_fact(s, "context.torch-installed-twice", p->torch_versions_differ_input,
+				p->torch_versions_differ_line)))
 		return;
-	if (h->count == 0) {
-		h->first_input = p->torch_versions_differ_input;
-		h->first = p->torch_versions_differ_line;
-	}
-	h->count++;
 	keep_line(h, p->torch_versions_differ_input, p->torch_versions_differ_line, text, text + strlen(text),
 		  text + strlen(text));
 }
