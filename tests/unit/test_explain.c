@@ -735,6 +735,35 @@ static void test_machine_prose(void **state)
 	expect_first("the scheduler throttles jobs to 4 per user\n", CAUSE_COUNT);
 }
 
+/*
+ * distutils' own words for a compiler that is not there (MVIG-SJTU/AlphaPose#765, its quotes as printed) and
+ * Torch7's cudnn binding missing libcudnn (jcjohnson/neural-style#154), each with its value.
+ */
+static void test_build_and_loader_words(void **state)
+{
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	s = scan_merged("unable to execute \"'/usr/local/cuda'/bin/nvcc\": No such file or directory\n", &r);
+	assert_string_equal(cause_name(r.causes[0].cause), "toolkit.not-installed");
+	assert_string_equal(value(&r.causes[0], "path"), "'/usr/local/cuda'/bin/nvcc");
+	release(&r, s);
+	s = scan_merged("/home/user/torch/install/share/lua/5.1/cudnn/ffi.lua:1279: 'libcudnn (R4) not found in library path.\n", &r);
+	assert_string_equal(cause_name(r.causes[0].cause), "cudnn.missing");
+	assert_string_equal(value(&r.causes[0], "version"), "R4");
+	release(&r, s);
+	expect_first("unable to execute 'gcc': No such file or directory\n", CAUSE_COUNT);
+	/* torch imported from a folder in the current directory (pytorch/pytorch#574) */
+	s = scan_merged("  File \"torch/__init__.py\", line 45, in <module>\n    from torch._C import *\n"
+			"ImportError: No module named _C\n", &r);
+	assert_string_equal(cause_name(r.causes[0].cause), "torch.import-failed");
+	assert_string_equal(r.causes[0].signature, "torch.init-from-relative-path");
+	release(&r, s);
+	expect_first("ModuleNotFoundError: No module named 'torch._C'\n", CAUSE_TORCH_IMPORT_FAILED);
+	expect_first("  File \"/usr/lib/python3/dist-packages/torch/__init__.py\", line 45, in <module>\n", CAUSE_COUNT);
+}
+
 /* cuBLAS's status in words (microsoft/superbenchmark#526): CUBLAS_STATUS_NOT_SUPPORTED, with the status extracted. */
 static void test_cublas_status_in_words(void **state)
 {
@@ -1250,6 +1279,7 @@ int main(void)
 		cmocka_unit_test(test_machine_prose),
 		cmocka_unit_test(test_old_gpu_named),
 		cmocka_unit_test(test_cublas_status_in_words),
+		cmocka_unit_test(test_build_and_loader_words),
 		cmocka_unit_test(test_nvcc_path_list),
 		cmocka_unit_test(test_nouveau_bound_and_blacklisted),
 		cmocka_unit_test(test_memory_not_released),
