@@ -10,8 +10,8 @@
 #include "kb/kb.h"
 #include "util/str.h"
 
-/* Product lines whose model follows as the next word or glued on ("GTX 1080", "GTX1080", "Tesla K40m"). */
-static const char *const lines_of_cards[] = { "GTX", "GT", "RTX", "MX", "Tesla", "Quadro", "TITAN" };
+/* Product lines (lower case) whose model follows as the next word or glued on ("GTX 1080", "GTX1080", "Tesla K40m"). */
+static const char *const lines_of_cards[] = { "gtx", "gt", "rtx", "mx", "tesla", "quadro", "titan" };
 
 static bool name_byte(int c)
 {
@@ -53,7 +53,8 @@ void paste_note_gpu_named(struct paste *p, const char *line, const struct paste_
 	for (size_t i = 0; i < sizeof(lines_of_cards) / sizeof(lines_of_cards[0]); i++) {
 		size_t n = strlen(lines_of_cards[i]);
 
-		for (const char *s = str_casestr(line, lines_of_cards[i]); s; s = str_casestr(s + 1, lines_of_cards[i])) {
+		for (const char *l = strstr(at->lower, lines_of_cards[i]); l; l = strstr(l + 1, lines_of_cards[i])) {
+			const char *s = line + (l - at->lower);
 			struct kb_gpu kb;
 
 			if ((s > line && name_byte((unsigned char)s[-1])) || !card_named(s, n, &kb))

@@ -345,9 +345,10 @@ static bool (*const readers[])(struct paste *, const char *, const struct paste_
  */
 void paste_line(struct paste *p, const char *line, size_t len, int input, unsigned long number)
 {
-	char buf[PASTE_LINE_MAX];
-	struct paste_at at = { input, number, buf };
+	char buf[PASTE_LINE_MAX], lower[PASTE_LINE_MAX];
+	struct paste_at at = { input, number, buf, lower };
 	const char *s;
+	size_t n;
 
 	if (len >= sizeof(buf))
 		len = sizeof(buf) - 1;
@@ -364,6 +365,9 @@ void paste_line(struct paste *p, const char *line, size_t len, int input, unsign
 	/* reports are often pasted indented (a code block, a quote) */
 	for (s = buf; char_is_space((unsigned char)*s); s++)
 		;
+	for (n = 0; s[n]; n++)
+		lower[n] = s[n] >= 'A' && s[n] <= 'Z' ? (char)(s[n] - 'A' + 'a') : s[n];
+	lower[n] = '\0';
 	paste_note_sudo_python(p, s, &at);
 	paste_note_ld_library_path(p, s, &at);
 	paste_note_visible_devices(p, s, &at);

@@ -14,6 +14,9 @@ struct paste_at {
 	int input;
 	unsigned long number;
 	const char *line;
+	/* the text the notes and readers are offered (the line without its indentation), in ASCII lower case, at
+	 * the same offsets: a word searched in any case with strstr, once per line, not with str_casestr per word */
+	const char *lower;
 };
 
 /* Record that the line at showed section s (the first such line is kept for evidence). */

@@ -15,30 +15,35 @@ static bool word_byte(int c)
 	return char_is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
-/* The first place word (ASCII, any case) stands as a word of its own in line, NULL when it does not. */
-static const char *find_word(const char *line, const char *word)
+/* Whether word (lower case) stands as a word of its own in the line, searched in its lower-case copy. */
+static bool has_word(const char *lower, const char *word)
 {
 	size_t n = strlen(word);
 
-	for (const char *at = str_casestr(line, word); at; at = str_casestr(at + 1, word))
-		if ((at == line || !word_byte((unsigned char)at[-1])) && !word_byte((unsigned char)at[n]))
-			return at;
-	return NULL;
+	for (const char *at = strstr(lower, word); at; at = strstr(at + 1, word))
+		if ((at == lower || !word_byte((unsigned char)at[-1])) && !word_byte((unsigned char)at[n]))
+			return true;
+	return false;
 }
 
-/* Words that name a graphics client: the APIs, their translation layers and a game itself. */
+/* Words that name a graphics client: the APIs, their translation layers and a game itself (lower case). */
 static const char *const graphics_words[] = {
-	"Vulkan", "OpenGL", "DXVK", "vkd3d", "vkd3d-proton", "Proton", "Wine", "game", "games", "gaming",
+	"vulkan", "opengl", "dxvk", "vkd3d", "proton", "wine", "game", "games", "gaming",
+};
+/* The same, as the evidence names them. */
+static const char *const graphics_names[] = {
+	"Vulkan", "OpenGL", "DXVK", "vkd3d", "Proton", "Wine", "game", "games", "gaming",
 };
 
 void paste_note_graphics_client(struct paste *p, const char *line, const struct paste_at *at)
 {
 	if (p->graphics_client_named[0])
 		return;
+	(void)line;
 	for (size_t i = 0; i < sizeof(graphics_words) / sizeof(graphics_words[0]); i++)
-		if (find_word(line, graphics_words[i])) {
+		if (has_word(at->lower, graphics_words[i])) {
 			str_printf(p->graphics_client_named, sizeof(p->graphics_client_named), "line %lu names %s",
-				   at->number, graphics_words[i]);
+				   at->number, graphics_names[i]);
 			return;
 		}
 }
