@@ -733,6 +733,24 @@ static void test_machine_prose(void **state)
 	expect_first("        SW Thermal Slowdown               : Active\n", CAUSE_GPU_SLOWDOWN);
 	expect_first("        SW Thermal Slowdown               : Not Active\n", CAUSE_COUNT);
 	expect_first("the scheduler throttles jobs to 4 per user\n", CAUSE_COUNT);
+	/* out of memory in the writer's words (maudzung/SFA3D#49, YantaoShen/kpm_rw_person_reid#3) */
+	expect_first("i am currently always facing a cuda out of memory error when i run the train.py file\n",
+		     CAUSE_RUNTIME_OUT_OF_MEMORY);
+	expect_first("I get \"cuda runtime error: out of memory\" and i know i should decrease the batchsize\n",
+		     CAUSE_RUNTIME_OUT_OF_MEMORY);
+	expect_first("the system ran out of memory while loading CUDA kernels\n", CAUSE_COUNT);
+	/* no NVIDIA GPU: Intel graphics (pytorch/pytorch#39028), a Mac without CUDA GPUs (nlpyang/PreSumm#159) */
+	expect_first("I am not using NVIDIA GPU , but i have Intel HD graphics 4000.\n", CAUSE_GPU_NONE);
+	expect_first("Is there work around for Mac where CUDA-capable GPUs aren't available?\n", CAUSE_GPU_NONE);
+	expect_first("the Intel HD graphics drive the display, the RTX 3090 runs CUDA\n", CAUSE_COUNT);
+	/* an NCCL timeout named (pytorch/pytorch#141069's title) */
+	expect_first("IterableDataset with DDP and unequal data lengths on different ranks causes NCCL timeout\n",
+		     CAUSE_NCCL_TIMEOUT);
+	/* the driver lost after a reboot (torch/torch7#464) or its module gone (negativo17/nvidia-driver#165) */
+	expect_first("After rebooting the g2.2xlarge instance, running `nvidia-smi` gave errors like \"can't find nvidia "
+		     "driver.\"\n", CAUSE_DRIVER_NOT_LOADED);
+	expect_first("After installing this package and rebooting, the dkms module is complete gone\n", CAUSE_DRIVER_NOT_LOADED);
+	expect_first("after a reboot nvidia-smi works again\n", CAUSE_COUNT);
 }
 
 /*
