@@ -117,31 +117,20 @@ static void place(struct explain_report *r, size_t i)
 	r->causes[to] = c;
 }
 
-static void add_value(struct explain_cause *c, const char *name, const char *value)
-{
-	if (!value || !value[0] || c->nvalues >= EXPLAIN_MAX_VALUES)
-		return;
-	for (int i = 0; i < c->nvalues; i++)
-		if (strcmp(c->values[i].name, name) == 0)
-			return;
-	str_copy(c->values[c->nvalues].name, sizeof(c->values[0].name), name);
-	str_copy(c->values[c->nvalues].value, sizeof(c->values[0].value), value);
-	c->nvalues++;
-}
-
 /* The facts the cause's rules read, as values: what the paste said. */
 static void add_fact_values(struct explain_cause *c, const struct paste *p, unsigned needs)
 {
 	const struct facts *f = p->facts;
+	const struct torch_install *t = f->python.ntorch > 0 ? &f->python.torches[0] : NULL;
 
-	if ((needs & S(PASTE_TORCH)) && f->python.ntorch > 0) {
-		add_value(c, "torch", f->python.torches[0].version);
-		add_value(c, "torch_cuda", f->python.torches[0].cuda[0] ? f->python.torches[0].cuda : "None");
+	if ((needs & S(PASTE_TORCH)) && t) {
+		explain_value_add(c->values, &c->nvalues, "torch", t->version);
+		explain_value_add(c->values, &c->nvalues, "torch_cuda", t->cuda[0] ? t->cuda : "None");
 	}
 	if (needs & S(PASTE_DRIVER))
-		add_value(c, "driver", facts_driver_version(f));
+		explain_value_add(c->values, &c->nvalues, "driver", facts_driver_version(f));
 	if ((needs & S(PASTE_GPU)) && f->pci.count > 0)
-		add_value(c, "gpu", f->pci.gpus[0].name);
+		explain_value_add(c->values, &c->nvalues, "gpu", f->pci.gpus[0].name);
 }
 
 /*

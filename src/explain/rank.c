@@ -25,6 +25,16 @@ static const char *value_of(const struct explain_value *v, int n, const char *na
 	return NULL;
 }
 
+/* See explain/scan_internal.h. */
+void explain_value_add(struct explain_value *values, int *n, const char *name, const char *value)
+{
+	if (!value || !value[0] || *n >= EXPLAIN_MAX_VALUES || value_of(values, *n, name))
+		return;
+	str_copy(values[*n].name, sizeof(values[0].name), name);
+	str_copy(values[*n].value, sizeof(values[0].value), value);
+	(*n)++;
+}
+
 /* tmpl with each {name} replaced by its value; NULL when a value is missing and drop_if_missing. */
 static char *fill(const char *tmpl, const struct explain_value *v, int n, bool drop_if_missing)
 {
@@ -184,12 +194,8 @@ static void judge_oom(struct explain_cause *c)
 		}
 		free(c->detail);
 		c->detail = d;
-		if (c->nvalues < EXPLAIN_MAX_VALUES) {
-			str_copy(c->values[c->nvalues].name, sizeof(c->values[0].name), "kind");
-			str_copy(c->values[c->nvalues].value, sizeof(c->values[0].value),
-				 verdict[0] == 'F' ? "fragmentation" : verdict[0] == 'O' ? "other-processes" : "shortage");
-			c->nvalues++;
-		}
+		explain_value_add(c->values, &c->nvalues, "kind",
+				  verdict[0] == 'F' ? "fragmentation" : verdict[0] == 'O' ? "other-processes" : "shortage");
 	}
 }
 
@@ -492,10 +498,12 @@ int explain_rank(const struct explain_scanner *s, struct explain_report *out)
 		const struct explain_hit *h = &s->hits[i];
 		struct candidate d;
 		size_t k;
+		bool context;
 
 		if (catalog_symptom(h->row))
 			continue;	/* a symptom names no cause: its alternatives do (add_alternatives) */
 		describe(h, &d);
+		context = strncmp(d.signature, "context.", 8) == 0;
 		for (k = 0; k < n && r[k].cause.cause != d.cause; k++)
 			;
 		if (k == n) {
@@ -503,13 +511,12 @@ int explain_rank(const struct explain_scanner *s, struct explain_report *out)
 			r[n].cause.rank = cause_get(d.cause)->rank;
 			r[n].best = r[n].earliest = h;
 			r[n].cause.confidence = d.confidence;
-			r[n].context_only = strncmp(d.signature, "context.", 8) == 0;
+			r[n].context_only = context;
 			n++;
 		} else {
-			if (strncmp(d.signature, "context.", 8) != 0)
-				r[k].context_only = false;
 			struct candidate best;
 
+			r[k].context_only &= context;
 			describe(r[k].best, &best);
 			/* the surest signature speaks for the cause; with OOM, the one that read the most numbers */
 			if (d.confidence > best.confidence ||

@@ -369,11 +369,6 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
 }
 
 /*
- * What the paste's facts show that no one line says, as a hit of the catalog row that reads the same in prose,
- * at the later line that showed it: a package list and the import disagreeing on torch's version is the row of
- * two installs (its differential offers another interpreter too). Once, when the paste first shows it.
- */
-/*
  * A hit of the catalog row id that a fact of the paste (not a match) gives, counted once more, at input's line
  * where it is the row's first; NULL when the catalog lacks the row or the hits are full.
  */
@@ -428,15 +423,6 @@ static void xid_hit_from_graphics(struct explain_scanner *s)
 		h->lines[h->nlines++] = xid->lines[i];
 }
 
-static void add_value(struct explain_hit *h, const char *name, const char *value)
-{
-	if (h->nvalues >= EXPLAIN_MAX_VALUES || !value[0])
-		return;
-	str_copy(h->values[h->nvalues].name, sizeof(h->values[0].name), name);
-	str_copy(h->values[h->nvalues].value, sizeof(h->values[0].value), value);
-	h->nvalues++;
-}
-
 /*
  * A GPU the prose names that the newest PyTorch release has no wheel for ("I have GeForce GT 650M": compute
  * capability 3.0): the row context.gpu-older-than-torch gains a hit at that line, once, with the card, its
@@ -460,20 +446,25 @@ static void hit_from_old_gpu(struct explain_scanner *s)
 		struct kb_torch_variant v[16];
 		int n = fits[0] ? kb_torch_variants(fits, v, 16) : 0;
 
-		add_value(h, "gpu", p->gpu_named);
-		add_value(h, "arch", p->gpu_named_cc);
-		add_value(h, "found", fits);
+		explain_value_add(h->values, &h->nvalues, "gpu", p->gpu_named);
+		explain_value_add(h->values, &h->nvalues, "arch", p->gpu_named_cc);
+		explain_value_add(h->values, &h->nvalues, "found", fits);
 		for (int i = 0; i < n; i++)
 			if (strcmp(v[i].variant, variant) == 0) {
 				char command[200];
 
 				kb_torch_pip_command(&v[i], command, sizeof(command));
-				add_value(h, "install", command);
+				explain_value_add(h->values, &h->nvalues, "install", command);
 			}
 	}
 	keep_line(h, p->gpu_named_input, p->gpu_named_line, text, text + strlen(text), text + strlen(text));
 }
 
+/*
+ * What the paste's facts show that no one line says, as a hit of the catalog row that reads the same in prose,
+ * at the later line that showed it: a package list and the import disagreeing on torch's version is the row of
+ * two installs (its differential offers another interpreter too). Once, when the paste first shows it.
+ */
 static void hits_from_paste(struct explain_scanner *s)
 {
 	const struct paste *p = s->paste;

@@ -110,5 +110,8 @@ void explain_planned_fix(struct explain_cause *c, const char *directive, const c
  * suggested ones too ("nvcc: command not found" pasted beside torch.cuda.is_available() returning False).
  */
 bool explain_build_tool_only(const struct explain_cause *c);
+/* Append name=value to values (*n of them, EXPLAIN_MAX_VALUES at most): not when value is NULL or empty, the
+ * name is there already, or there is no room. */
+void explain_value_add(struct explain_value *values, int *n, const char *name, const char *value);
 
 #endif

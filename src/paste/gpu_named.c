@@ -13,11 +13,6 @@
 /* Product lines (lower case) whose model follows as the next word or glued on ("GTX 1080", "GTX1080", "Tesla K40m"). */
 static const char *const lines_of_cards[] = { "gtx", "gt", "rtx", "mx", "tesla", "quadro", "titan" };
 
-static bool name_byte(int c)
-{
-	return char_is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
 /*
  * The card whose product line starts at s (n bytes) in the GPU table, into kb: the model after it, glued
  * ("MX250", "GTX1080") or as the next word ("GT 650M", "Tesla K40m", "GTX 1080 Ti"), tried both ways since
@@ -32,11 +27,11 @@ static bool card_named(const char *s, size_t n, struct kb_gpu *kb)
 
 	if (*m == ' ' || *m == '-')
 		m++;
-	for (end = m; name_byte((unsigned char)*end); end++)
+	for (end = m; char_is_alnum((unsigned char)*end); end++)
 		digit |= char_is_digit((unsigned char)*end);
 	if (!digit || end - m > 8)
 		return false;
-	if (str_starts_with(end, " Ti") && !name_byte((unsigned char)end[3]))
+	if (str_starts_with(end, " Ti") && !char_is_alnum((unsigned char)end[3]))
 		end += 3;
 	for (int glued = 0; glued < 2; glued++) {
 		str_printf(query, sizeof(query), "%.*s%s%.*s", (int)n, s, glued ? "" : " ", (int)(end - m), m);
@@ -57,7 +52,7 @@ void paste_note_gpu_named(struct paste *p, const char *line, const struct paste_
 			const char *s = line + (l - at->lower);
 			struct kb_gpu kb;
 
-			if ((s > line && name_byte((unsigned char)s[-1])) || !card_named(s, n, &kb))
+			if ((s > line && char_is_alnum((unsigned char)s[-1])) || !card_named(s, n, &kb))
 				continue;
 			str_copy(p->gpu_named, sizeof(p->gpu_named), kb.name);
 			str_copy(p->gpu_named_cc, sizeof(p->gpu_named_cc), kb.cc);

@@ -63,9 +63,11 @@ void paste_note_toolkit_installed(struct paste *p, const char *line, const struc
 	const char *cuda, *version, *installed, *from, *to;
 	char between[64], before[16];
 
-	if (p->toolkit_installed[0] || !(installed = strstr(line, "installed")) || !(cuda = str_casestr(line, "cuda")))
+	if (p->toolkit_installed[0] || !(installed = strstr(line, "installed")) || strstr(at->lower, "fixed") ||
+	    strstr(at->lower, "solved") || strstr(at->lower, "never"))
 		return;
-	for (; cuda; cuda = str_casestr(cuda + 4, "cuda")) {
+	for (const char *l = strstr(at->lower, "cuda"); l; l = strstr(l + 4, "cuda")) {
+		cuda = line + (l - at->lower);
 		if (!(version = cuda_with_version(cuda)))
 			continue;
 		from = cuda < installed ? cuda : installed;
@@ -78,8 +80,7 @@ void paste_note_toolkit_installed(struct paste *p, const char *line, const struc
 		str_copy(before, sizeof(before), from - line > 12 ? from - 12 : line);
 		before[from - line > 12 ? 12 : from - line] = '\0';
 		if (str_casestr(between, "not ") || strstr(between, "n't") || str_casestr(between, "driver") ||
-		    str_casestr(before, "not ") || strstr(before, "n't") ||
-		    str_casestr(line, "fixed") || str_casestr(line, "solved") || str_casestr(line, "never"))
+		    str_casestr(before, "not ") || strstr(before, "n't"))
 			continue;
 		str_printf(p->toolkit_installed, sizeof(p->toolkit_installed), "%.*s", version_length(version), version);
 		p->toolkit_installed_line = at->number;

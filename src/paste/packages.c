@@ -84,9 +84,10 @@ static void note_torch_install(struct paste *p, const char *line, const struct p
 	str_printf(p->torch_install_named, sizeof(p->torch_install_named), "line %lu installs torch", at->number);
 }
 
+/* A byte of a word or a package name (pytorch-cuda). */
 static bool word_char(int c)
 {
-	return char_is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '-';
+	return paste_ident_char(c) || c == '-';
 }
 
 /*
@@ -180,18 +181,14 @@ static bool letter(char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-static bool ident_char(char c)
-{
-	return letter(c) || char_is_digit((unsigned char)c) || c == '_';
-}
-
 /* torch or pytorch as a word of line ("pytorch_lightning", "torchvision" and "intel_extension_for_pytorch" are not), NULL */
 static const char *torch_word(const char *line)
 {
 	for (const char *t = str_casestr(line, "torch"); t; t = str_casestr(t + 1, "torch")) {
 		const char *start = t - line >= 2 && (t[-2] | 0x20) == 'p' && (t[-1] | 0x20) == 'y' ? t - 2 : t;
 
-		if ((start == line || (!ident_char(start[-1]) && start[-1] != '-')) && !ident_char(t[5]) &&
+		if ((start == line || (!paste_ident_char((unsigned char)start[-1]) && start[-1] != '-')) &&
+		    !paste_ident_char((unsigned char)t[5]) &&
 		    !(t[5] == '-' && letter(t[6])))
 			return t;
 	}

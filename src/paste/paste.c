@@ -230,6 +230,12 @@ void paste_driver_version(struct paste *p, const char *version, const struct pas
 	paste_mark(p, PASTE_DRIVER, at);
 }
 
+/* See paste_internal.h. */
+bool paste_ident_char(int c)
+{
+	return char_is_alnum(c) || c == '_';
+}
+
 void paste_gpu(struct paste *p, int index, const char *name, const char *bus, const struct paste_at *at)
 {
 	struct pci_facts *pci = &p->facts->pci;
@@ -366,7 +372,7 @@ void paste_line(struct paste *p, const char *line, size_t len, int input, unsign
 	for (s = buf; char_is_space((unsigned char)*s); s++)
 		;
 	for (n = 0; s[n]; n++)
-		lower[n] = s[n] >= 'A' && s[n] <= 'Z' ? (char)(s[n] - 'A' + 'a') : s[n];
+		lower[n] = (char)char_lower((unsigned char)s[n]);
 	lower[n] = '\0';
 	paste_note_sudo_python(p, s, &at);
 	paste_note_ld_library_path(p, s, &at);

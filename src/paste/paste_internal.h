@@ -19,6 +19,8 @@ struct paste_at {
 	const char *lower;
 };
 
+/* A byte of an identifier or word (ASCII letter, digit, '_'): what a word of its own must not touch. */
+bool paste_ident_char(int c);
 /* Record that the line at showed section s (the first such line is kept for evidence). */
 void paste_mark(struct paste *p, enum paste_section s, const struct paste_at *at);
 /* The text after prefix when line starts with it, else NULL. */

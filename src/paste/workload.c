@@ -10,29 +10,24 @@
 
 #include "util/str.h"
 
-static bool word_byte(int c)
-{
-	return char_is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
 /* Whether word (lower case) stands as a word of its own in the line, searched in its lower-case copy. */
 static bool has_word(const char *lower, const char *word)
 {
 	size_t n = strlen(word);
 
 	for (const char *at = strstr(lower, word); at; at = strstr(at + 1, word))
-		if ((at == lower || !word_byte((unsigned char)at[-1])) && !word_byte((unsigned char)at[n]))
+		if ((at == lower || !paste_ident_char((unsigned char)at[-1])) && !paste_ident_char((unsigned char)at[n]))
 			return true;
 	return false;
 }
 
-/* Words that name a graphics client: the APIs, their translation layers and a game itself (lower case). */
-static const char *const graphics_words[] = {
-	"vulkan", "opengl", "dxvk", "vkd3d", "proton", "wine", "game", "games", "gaming",
-};
-/* The same, as the evidence names them. */
-static const char *const graphics_names[] = {
-	"Vulkan", "OpenGL", "DXVK", "vkd3d", "Proton", "Wine", "game", "games", "gaming",
+/* Words that name a graphics client (the APIs, their translation layers, a game itself), and how the evidence
+ * writes each. */
+static const struct {
+	const char *lower, *shown;
+} graphics_words[] = {
+	{ "vulkan", "Vulkan" }, { "opengl", "OpenGL" }, { "dxvk", "DXVK" }, { "vkd3d", "vkd3d" }, { "proton", "Proton" },
+	{ "wine", "Wine" }, { "game", "game" }, { "games", "games" }, { "gaming", "gaming" },
 };
 
 void paste_note_graphics_client(struct paste *p, const char *line, const struct paste_at *at)
@@ -41,9 +36,9 @@ void paste_note_graphics_client(struct paste *p, const char *line, const struct 
 		return;
 	(void)line;
 	for (size_t i = 0; i < sizeof(graphics_words) / sizeof(graphics_words[0]); i++)
-		if (has_word(at->lower, graphics_words[i])) {
+		if (has_word(at->lower, graphics_words[i].lower)) {
 			str_printf(p->graphics_client_named, sizeof(p->graphics_client_named), "line %lu names %s",
-				   at->number, graphics_names[i]);
+				   at->number, graphics_words[i].shown);
 			return;
 		}
 }

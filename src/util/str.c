@@ -62,6 +62,11 @@ bool char_is_digit(int c)
 	return c >= '0' && c <= '9';
 }
 
+bool char_is_alnum(int c)
+{
+	return char_is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
 /* Lowercase ASCII A-Z; every other value, bytes above 127 included, is returned unchanged. */
 int char_lower(int c)
 {

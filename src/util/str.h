@@ -28,6 +28,7 @@ char *str_trim(char *s);
 bool str_is_digits(const char *s);
 bool char_is_space(int c);
 bool char_is_digit(int c);
+bool char_is_alnum(int c);	/* ASCII letters and digits */
 int char_lower(int c);
 
 /* Case-insensitive ASCII substring search. */

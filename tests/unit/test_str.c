@@ -73,6 +73,10 @@ static void test_str_predicates(void **state)
 	assert_true(char_is_space('\v'));
 	assert_false(char_is_space('\0'));
 	assert_false(char_is_space(0xa0));
+	assert_true(char_is_alnum('a') && char_is_alnum('Z') && char_is_alnum('7'));
+	assert_false(char_is_alnum('_'));
+	assert_false(char_is_alnum('-'));
+	assert_false(char_is_alnum(0xc4));
 	assert_int_equal(char_lower('Q'), 'q');
 	assert_int_equal(char_lower('q'), 'q');
 	assert_int_equal(char_lower('@'), '@');
