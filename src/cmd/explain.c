@@ -202,7 +202,7 @@ static int run_explain(const struct cmd_options *opts)
 			fputs("\n", out);
 		report_text_explain(out, &report, &ro);
 	}
-	if (status == EXIT_READY && report.count == 0)
+	if (status == EXIT_READY && !explain_recognised(&report))
 		status = EXIT_NOT_READY;
 	explain_report_release(&report);
 	explain_close(s);

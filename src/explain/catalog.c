@@ -76,6 +76,18 @@ bool catalog_symptom(size_t row)
 	return strcmp(catalog_field(row, "cause"), "@symptom") == 0;
 }
 
+/* True for rows whose cause column is "@topic". */
+bool catalog_topic(size_t row)
+{
+	return strcmp(catalog_field(row, "cause"), "@topic") == 0;
+}
+
+/* Whether the row names a cause (or an Xid that does): symptoms and topics only offer their alternatives. */
+bool catalog_names_cause(size_t row)
+{
+	return !catalog_symptom(row) && !catalog_topic(row);
+}
+
 /* Rows of data/explain_alternatives.tsv; fixed for the life of the program. */
 size_t catalog_alt_rows(void)
 {

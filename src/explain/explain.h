@@ -71,6 +71,7 @@ struct explain_cause {
 	int settled;			/* the other causes the differential offered that the paste's facts ruled out */
 	/* the differential (data/explain_alternatives.tsv) */
 	bool suggested;			/* no message names it: an alternative of an ambiguous message or a symptom */
+	bool guessed;			/* suggested by what the text speaks of only (a topic): nothing was recognised */
 	int prior;			/* its weight among the alternatives of what was seen, 0 when it has none */
 	struct explain_check checks[EXPLAIN_MAX_CHECKS];
 	int nchecks;
@@ -118,6 +119,8 @@ int explain_feed_text(struct explain_scanner *s, const char *text, size_t len, c
 /* Rank what was seen into causes; 0, or -1 when out of memory. */
 int explain_rank(const struct explain_scanner *s, struct explain_report *out);
 void explain_report_release(struct explain_report *r);
+/* Whether a message, a symptom or a fact was recognised: some cause is more than a guess from what the text speaks of. */
+bool explain_recognised(const struct explain_report *r);
 /* Free the strings one cause owns (not the cause itself); for a step that drops a cause from a report. */
 void explain_cause_release(struct explain_cause *c);
 

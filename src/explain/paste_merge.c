@@ -94,9 +94,14 @@ static int tier(int confidence)
 	return confidence >= 60 ? 0 : confidence >= 30 ? 1 : 2;
 }
 
-/* Whether a ranks before b, as explain_rank orders: build tools last, the confidence tier, then the causal chain. */
+/*
+ * Whether a ranks before b, as explain_rank orders: guesses from what the text speaks of after whatever the
+ * paste shows, build tools last, the confidence tier, then the causal chain.
+ */
 static bool ranks_before(const struct explain_cause *a, const struct explain_cause *b)
 {
+	if (a->guessed != b->guessed)
+		return !a->guessed;
 	if (explain_build_tool_only(a) != explain_build_tool_only(b))
 		return !explain_build_tool_only(a);
 	if (tier(a->confidence) != tier(b->confidence))
@@ -250,6 +255,7 @@ static int merge_finding(struct explain_report *r, const struct paste *p, const 
 		if (c->suggested) {
 			/* a cause the differential only offered, now shown: the rule's words replace the guess */
 			c->suggested = false;
+			c->guessed = false;
 			c->prior = 0;
 			free(c->detail);
 			free(c->detail_local);
@@ -520,6 +526,7 @@ static void settle_first(struct explain_report *r, size_t i, const char *fmt, ..
 	if (settled.confidence < r->causes[0].confidence)
 		settled.confidence = r->causes[0].confidence;
 	settled.suggested = false;
+	settled.guessed = false;
 	settled.from = EXPLAIN_FROM_BOTH;
 	va_start(ap, fmt);
 	vevidence(&settled, fmt, ap);

@@ -279,7 +279,11 @@ struct ranked {
 	struct explain_cause cause;
 	const struct explain_hit *best, *earliest;
 	bool context_only;	/* only context rows (prose about the machine, "context.*") name it */
+	int strongest;		/* a guess: the most one topic gave it (add_guesses) */
 };
+
+/* A guess from what the text speaks of stays below every tier a message reaches. */
+#define GUESS_MAX 25
 
 /* A cause only prose about the machine names, that no message's differential offers ("I am using a Mac"). */
 static bool context_alone(const struct ranked *r)
@@ -444,6 +448,33 @@ static void suggest(struct ranked *r, size_t alt, const struct explain_hit *h)
 	/* no fix of its own: its check (add_check) is the next step, and a cause no message names has no sure fix */
 }
 
+/* A guess speaks for itself with the topic that gave it the most: the row and the words that were seen. */
+static void guess_text(struct explain_cause *c, size_t alt, const struct explain_hit *h)
+{
+	const char *sig = catalog_field(h->row, "id");
+	char *seen = fill(catalog_field(h->row, "title"), h->values, h->nvalues, false);
+	int weight = catalog_alt_weight(alt);
+
+	c->signature = sig;
+	c->source = catalog_alt_field(alt, "source");
+	free(c->detail);
+	free(c->detail_local);
+	c->detail_local = NULL;
+	c->detail = str_dupf("No error message or symptom was recognised, but the text speaks of %s. This is one of "
+			     "the usual causes there (%d%% among them): a guess, which the check below confirms or "
+			     "rules out.", seen ? seen : sig, weight);
+	if (i18n_active()) {
+		char *seen_local = fill_local(catalog_field(h->row, "title"), h->values, h->nvalues, false);
+
+		c->detail_local = str_dupf(_("No error message or symptom was recognised, but the text speaks of %s. This "
+					     "is one of the usual causes there (%d%% among them): a guess, which the check "
+					     "below confirms or rules out."),
+					   seen_local ? seen_local : seen ? seen : sig, weight);
+		free(seen_local);
+	}
+	free(seen);
+}
+
 /*
  * The differential: every alternative of every message and symptom seen. A cause already named by a
  * message gains the check; any other becomes a suggested cause (the highest prior among the rows that
@@ -455,6 +486,8 @@ static size_t add_alternatives(const struct explain_scanner *s, struct ranked *r
 		const struct explain_hit *h = &s->hits[i];
 		const char *sig = catalog_field(h->row, "id");
 
+		if (catalog_topic(h->row))
+			continue;	/* a guess only where nothing else is: add_guesses */
 		for (size_t a = 0; a < catalog_alt_rows(); a++) {
 			enum cause_id cause;
 			size_t k;
@@ -482,6 +515,56 @@ static size_t add_alternatives(const struct explain_scanner *s, struct ranked *r
 }
 
 /*
+ * Where no message, symptom or fact names or offers a cause, what the text speaks of still does: each topic
+ * row seen (Docker, WSL, a laptop without a GPU, nvcc) offers its alternatives as guesses, weighted by its
+ * prior times the row's confidence and summed over the topics that offer the same cause, so a text about
+ * a container and CUDA_VISIBLE_DEVICES ranks the cause both point at first. A guess stays below every
+ * tier a message reaches (under 30) and carries the checks that tell it apart; it has no fix of its own.
+ * r has room for every alternative row. Returns the number of guesses.
+ */
+static size_t add_guesses(const struct explain_scanner *s, struct ranked *r)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < s->nhits; i++) {
+		const struct explain_hit *h = &s->hits[i];
+		const char *sig = catalog_field(h->row, "id");
+
+		if (!catalog_topic(h->row))
+			continue;
+		for (size_t a = 0; a < catalog_alt_rows(); a++) {
+			int score;
+			size_t k;
+
+			if (!catalog_alt_of(a, sig))
+				continue;
+			score = catalog_alt_weight(a) * catalog_confidence(h->row) / 100;
+			for (k = 0; k < n && r[k].cause.cause != catalog_alt_cause(a); k++)
+				;
+			if (k == n) {
+				suggest(&r[n++], a, h);
+				r[k].cause.guessed = true;
+				r[k].cause.prior = 0;
+				r[k].strongest = 0;
+			} else {
+				merge_lines(&r[k].cause, h);
+				if (first_cmp(h, r[k].earliest) < 0)
+					r[k].earliest = h;
+			}
+			/* the topic that gives the most speaks for the guess */
+			if (score > r[k].strongest) {
+				r[k].strongest = score;
+				guess_text(&r[k].cause, a, h);
+			}
+			r[k].cause.prior = r[k].cause.prior + score < 100 ? r[k].cause.prior + score : 100;
+			r[k].cause.confidence = r[k].cause.prior < GUESS_MAX ? r[k].cause.prior : GUESS_MAX;
+			add_check(&r[k].cause, a, sig);
+		}
+	}
+	return n;
+}
+
+/*
  * See explain.h. out is zeroed first; the caller releases it with explain_report_release. out->inputs
  * borrow the scanner's names, so s must outlive out. On the out-of-memory path the text already built
  * for the causes is not freed.
@@ -500,8 +583,8 @@ int explain_rank(const struct explain_scanner *s, struct explain_report *out)
 		size_t k;
 		bool context;
 
-		if (catalog_symptom(h->row))
-			continue;	/* a symptom names no cause: its alternatives do (add_alternatives) */
+		if (!catalog_names_cause(h->row))
+			continue;	/* a symptom or topic names no cause: its alternatives do (add_alternatives) */
 		describe(h, &d);
 		context = strncmp(d.signature, "context.", 8) == 0;
 		for (k = 0; k < n && r[k].cause.cause != d.cause; k++)
@@ -542,7 +625,7 @@ int explain_rank(const struct explain_scanner *s, struct explain_report *out)
 		for (int i = 0; i < s->nhits; i++) {
 			struct candidate other;
 
-			if (catalog_symptom(s->hits[i].row))
+			if (!catalog_names_cause(s->hits[i].row))
 				continue;
 			describe(&s->hits[i], &other);
 			if (&s->hits[i] != r[k].best && other.cause == r[k].cause.cause)
@@ -555,6 +638,8 @@ int explain_rank(const struct explain_scanner *s, struct explain_report *out)
 			str_copy(r[k].cause.where, sizeof(r[k].cause.where), r[k].earliest->where);
 	}
 	n = add_alternatives(s, r, n);
+	if (n == 0)
+		n = add_guesses(s, r);
 	qsort(r, n, sizeof(r[0]), compare_ranked);
 	put_causes_first(r, n);
 	out->causes = calloc(n + 1, sizeof(*out->causes));
@@ -594,6 +679,15 @@ void explain_cause_release(struct explain_cause *c)
 		free(c->alt_titles[k]);
 		free(c->alt_titles_local[k]);
 	}
+}
+
+/* See explain.h. */
+bool explain_recognised(const struct explain_report *r)
+{
+	for (size_t i = 0; i < r->count; i++)
+		if (!r->causes[i].guessed)
+			return true;
+	return false;
 }
 
 /* Free every cause's strings and the array, and zero r; the input names stay the scanner's. */

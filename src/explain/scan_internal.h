@@ -74,6 +74,13 @@ bool catalog_keyed(size_t row);
 const char *catalog_key_name(size_t row);
 /* Whether the row is a symptom ("@symptom"): it names no cause; its alternatives do. */
 bool catalog_symptom(size_t row);
+/*
+ * Whether the row is a topic ("@topic"): words for a part of the stack the text speaks of (a container, WSL,
+ * a laptop without a GPU). It names no cause; its alternatives are guesses, offered only when nothing else is.
+ */
+bool catalog_topic(size_t row);
+/* Neither a symptom nor a topic: the row names a cause (or an Xid that does). */
+bool catalog_names_cause(size_t row);
 /* The cause a row names (for "@xid" rows, gpu.xid: the Xid's row decides). */
 enum cause_id catalog_cause(size_t row);
 /* An Xid's row of data/xid.tsv: its cause, confidence, name, action, source; false when unknown. */

@@ -85,6 +85,8 @@ json_t *report_explain_json(const struct explain_report *r)
 			}
 			json_object_set_new(o, "distinguish", checks);
 			json_object_set_new(o, "suggested", json_boolean(c->suggested));
+			if (c->guessed)
+				json_object_set_new(o, "guessed", json_true());
 			json_object_set_new(o, "prior", c->prior > 0 ? json_real(c->prior / 100.0) : json_null());
 		}
 		if (c->doctor_note)
@@ -104,7 +106,7 @@ json_t *report_explain_json(const struct explain_report *r)
 	}
 	{
 		json_t *out = json_pack("{s:s, s:b, s:{s:I, s:I, s:o}, s:o}", "schema", EXPLAIN_SCHEMA, "recognised",
-			r->count > 0, "scanned", "bytes", (json_int_t)r->bytes, "lines", (json_int_t)r->lines, "inputs", inputs,
+			explain_recognised(r), "scanned", "bytes", (json_int_t)r->bytes, "lines", (json_int_t)r->lines, "inputs", inputs,
 			"causes", causes);
 
 		/* the causes the differential offered that the paste's facts ruled out, each with the fact */

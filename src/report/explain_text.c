@@ -196,10 +196,19 @@ void report_text_explain(FILE *out, const struct explain_report *r, const struct
 		fprintf(out, "%s", _("Run `gpudoctor` to check this machine's GPU stack.\n"));
 		return;
 	}
-	fprintf(out, _("gpudoctor explain: %s%s%s\n\n"), tf_c(&t, TF_BOLD), cause_name(r->causes[0].cause), tf_c(&t, TF_RESET));
+	if (explain_recognised(r))
+		fprintf(out, _("gpudoctor explain: %s%s%s\n\n"), tf_c(&t, TF_BOLD), cause_name(r->causes[0].cause), tf_c(&t, TF_RESET));
+	else {	/* only guesses from what the text speaks of */
+		fprintf(out, _("gpudoctor explain: no known GPU error in %llu line%s (%llu bytes)\n"), r->lines,
+			r->lines == 1 ? "" : "s", r->bytes);
+		tf_wrapf(&t, 0, 4, _("a guess from what the text speaks of: %s%s%s"), tf_c(&t, TF_BOLD),
+			 cause_name(r->causes[0].cause), tf_c(&t, TF_RESET));
+		fputc('\n', out);
+	}
 	print_differential(&t, r);
 	print_ruled_out(&t, r);
-	fprintf(out, "%s%s%s\n", tf_c(&t, TF_BOLD), _("most likely cause"), tf_c(&t, TF_RESET));
+	fprintf(out, "%s%s%s\n", tf_c(&t, TF_BOLD), r->causes[0].guessed ? _("a guess") : _("most likely cause"),
+		tf_c(&t, TF_RESET));
 	print_cause(&t, r, &r->causes[0]);
 	if (r->count > 1) {
 		fprintf(out, "\n%s%s%s\n", tf_c(&t, TF_BOLD), _("other candidates"), tf_c(&t, TF_RESET));

@@ -71,7 +71,8 @@ static void test_catalog_consistent(void **state)
 		for (size_t k = r + 1; k < t->nrows; k++)
 			if (strcmp(id, kb_field(t, k, "id")) == 0)
 				fail_msg("data/explain_signatures.tsv:%d: id %s repeats at line %d", t->lines[r], id, t->lines[k]);
-		if (strcmp(cause, "@xid") != 0 && strcmp(cause, "@symptom") != 0 && !cause_by_name(cause, &cause_id))
+		if (strcmp(cause, "@xid") != 0 && strcmp(cause, "@symptom") != 0 && strcmp(cause, "@topic") != 0 &&
+		    !cause_by_name(cause, &cause_id))
 			fail_msg("data/explain_signatures.tsv:%d: cause %s is not in the registry", t->lines[r], cause);
 		/* catalog_confidence() falls back to 50 on a malformed cell */
 		if (strcmp(kb_field(t, r, "confidence"), "50") != 0 && catalog_confidence(r) == 50)
@@ -133,6 +134,14 @@ static int cause_at(const struct explain_report *r, enum cause_id cause)
 	return -1;
 }
 
+/* Like cause_at, but a guess from what the text speaks of does not count. */
+static int recognised_at(const struct explain_report *r, enum cause_id cause)
+{
+	int at = cause_at(r, cause);
+
+	return at >= 0 && r->causes[at].guessed ? -1 : at;
+}
+
 /* text scanned and ranked with what its paste shows merged in; the caller releases r and closes s. */
 static struct explain_scanner *scan_merged(const char *text, struct explain_report *r)
 {
@@ -149,15 +158,80 @@ static void release(struct explain_report *r, struct explain_scanner *s)
 }
 
 /* The first cause text reads as, with what its paste shows merged in; CAUSE_COUNT: no cause at all. */
+/* The first cause a message, symptom or fact gives (a guess from a topic is none: CAUSE_COUNT). */
 static void expect_first(const char *text, enum cause_id want)
+{
+	struct explain_report r;
+	struct explain_scanner *s = scan_merged(text, &r);
+	enum cause_id got = r.count && !r.causes[0].guessed ? r.causes[0].cause : CAUSE_COUNT;
+
+	if (got != want)
+		fail_msg("\"%s\": first cause %s, want %s", text, got == CAUSE_COUNT ? "none" : cause_name(got),
+			 want == CAUSE_COUNT ? "none" : cause_name(want));
+	release(&r, s);
+}
+
+/*
+ * Nothing recognised, and the first guess from what the text speaks of is want (CAUSE_COUNT: no guess at
+ * all); every cause is a guess, none has a fix of its own, each has a check, and none reaches 30.
+ */
+static void expect_guess(const char *text, enum cause_id want)
 {
 	struct explain_report r;
 	struct explain_scanner *s = scan_merged(text, &r);
 	enum cause_id got = r.count ? r.causes[0].cause : CAUSE_COUNT;
 
 	if (got != want)
-		fail_msg("\"%s\": first cause %s, want %s", text, got == CAUSE_COUNT ? "none" : cause_name(got),
+		fail_msg("\"%s\": first guess %s, want %s", text, got == CAUSE_COUNT ? "none" : cause_name(got),
 			 want == CAUSE_COUNT ? "none" : cause_name(want));
+	assert_false(explain_recognised(&r));
+	for (size_t i = 0; i < r.count; i++) {
+		assert_true(r.causes[i].guessed);
+		assert_true(r.causes[i].suggested);
+		assert_int_equal(r.causes[i].nfix, 0);
+		assert_true(r.causes[i].nchecks > 0);
+		assert_true(r.causes[i].confidence > 0 && r.causes[i].confidence < 30);
+	}
+	release(&r, s);
+}
+
+/*
+ * What the text speaks of, where nothing is recognised: guesses from the topic rows, the strongest sum first
+ * (CUDA_VISIBLE_DEVICES at 25 over a container at 18); words inside other words, a MAC address and
+ * torch.compile speak of nothing; a message or a fact the paste shows leaves no room for a guess.
+ */
+static void test_topics_guess(void **state)
+{
+	static const char versions[] =
+		"| NVIDIA-SMI 550.120                Driver Version: 550.120        CUDA Version: 12.4     |\n"
+		"nvcc: NVIDIA (R) Cuda compiler driver\n"
+		"Cuda compilation tools, release 12.8, V12.8.61\n"
+		"I think the driver version is fine\n";
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	expect_guess("I deploy the pods on GKE nodes with a T4\n", CAUSE_CONTAINER_NO_GPU);
+	expect_guess("I trained it on a server and now I evaluate it on my laptop\n", CAUSE_TORCH_CUDA_UNAVAILABLE);
+	expect_guess("building the extension with nvcc stops right there\n", CAUSE_TOOLKIT_NOT_INSTALLED);
+	expect_guess("the pods set CUDA_VISIBLE_DEVICES themselves\n", CAUSE_ENV_VISIBLE_DEVICES);
+	expect_guess("PC装有NVIDIA MX250显卡, 用 open-gpu-kernel-modules 编译, insmod 检测不到设备\n",
+		     CAUSE_DRIVER_OPEN_MODULE_UNSUPPORTED);
+	expect_guess("a podcast about macaroni and hippos\n", CAUSE_COUNT);
+	expect_guess("the MAC address of eth0 changed\n", CAUSE_COUNT);
+	expect_guess("torch.compile makes the first step slow\n", CAUSE_COUNT);
+	/* a message leaves no guess */
+	s = scan_merged("inside docker: RuntimeError: CUDA error: no kernel image is available for execution on the device\n",
+			&r);
+	assert_true(explain_recognised(&r));
+	for (size_t i = 0; i < r.count; i++)
+		assert_false(r.causes[i].guessed);
+	release(&r, s);
+	/* nor does a fact the paste shows: it ranks before every guess (a toolkit cause at 40 too) */
+	s = scan_merged(versions, &r);
+	assert_true(explain_recognised(&r));
+	assert_int_equal(r.causes[0].cause, CAUSE_TOOLKIT_NEWER_THAN_DRIVER);
+	assert_false(r.causes[0].guessed);
 	release(&r, s);
 }
 
@@ -570,7 +644,7 @@ static void test_memory_not_released(void **state)
 		release(&r, s);
 	}
 	s = scan_merged("GPU memory is not released until I call torch.cuda.empty_cache()\n", &r);
-	assert_int_equal(cause_at(&r, CAUSE_GPU_MEMORY_BUSY), -1);
+	assert_int_equal(recognised_at(&r, CAUSE_GPU_MEMORY_BUSY), -1);
 	release(&r, s);
 }
 
@@ -601,7 +675,7 @@ static void test_linux_driver_in_wsl(void **state)
 	}
 	for (size_t i = 0; i < sizeof(outside) / sizeof(outside[0]); i++) {
 		s = scan_merged(outside[i], &r);
-		assert_int_equal(cause_at(&r, CAUSE_WSL_DRIVER), -1);
+		assert_int_equal(recognised_at(&r, CAUSE_WSL_DRIVER), -1);
 		release(&r, s);
 	}
 }
@@ -634,6 +708,16 @@ static void test_device_files_mode(void **state)
 	release(&r, s);
 	s = scan_merged("crw-rw-rw- 1 root root 195, 255 Nov 24 19:22 /dev/nvidiactl\n", &r);
 	assert_int_equal(cause_at(&r, CAUSE_DRIVER_DEVICE_PERMISSION), -1);
+	release(&r, s);
+	/* a device file passed by hand that the host lacks (cBio/cbio-cluster#389); another device is not ours */
+	s = scan_merged("Error response from daemon: Cannot start container 23e6: error gathering device information while "
+			"adding custom device \"/dev/nvidia-uvm\": lstat /dev/nvidia-uvm: no such file or directory\n", &r);
+	assert_int_equal(r.causes[0].cause, CAUSE_DRIVER_NOT_LOADED);
+	assert_string_equal(value(&r.causes[0], "device"), "/dev/nvidia-uvm");
+	release(&r, s);
+	s = scan_merged("docker: Error response from daemon: error gathering device information while adding custom device "
+			"\"/dev/dri\": no such file or directory.\n", &r);
+	assert_int_equal(cause_at(&r, CAUSE_DRIVER_NOT_LOADED), -1);
 	release(&r, s);
 }
 
@@ -723,6 +807,7 @@ static void test_machine_prose(void **state)
 	/* an NVSwitch machine named: weak alone, before what a symptom only offers */
 	expect_first("- Hardware (CPUs, Memory, GPUs): AWS p4d.24xlarge (96 CPU, 8 A100's, 1 TB RAM)\n",
 		     CAUSE_DRIVER_FABRIC_MANAGER);
+	expect_first("Instance: p6-b200.48xlarge\n", CAUSE_DRIVER_FABRIC_MANAGER);
 	expect_first("AWS g5.xlarge\n", CAUSE_COUNT);
 	/* the GPU only for root (AUTOMATIC1111/stable-diffusion-webui#3207) */
 	expect_first("it seems torch can only access the gpu when run with sudo\n", CAUSE_DRIVER_DEVICE_PERMISSION);
@@ -1307,6 +1392,7 @@ int main(void)
 		cmocka_unit_test(test_install_settles_import_error),
 		cmocka_unit_test(test_context_settles),
 		cmocka_unit_test(test_container_prompt_settles_unreachable_driver),
+		cmocka_unit_test(test_topics_guess),
 	};
 
 	return cmocka_run_group_tests_name("explain", tests, NULL, NULL);
