@@ -4,9 +4,15 @@
  *   sigdb data/explain_signatures.tsv > build/gen/explain_db.c
  *
  * Compiles every row's pattern, plus explain's own traceback patterns, into
- * one Vectorscan block-mode database and writes it serialized as a C array,
+ * Vectorscan block-mode databases and writes them serialized as C arrays,
  * so that `gpudoctor explain` starts scanning at once and links only the
- * matching runtime. Each pattern must also compile under PCRE2, which
+ * matching runtime. Two databases: the messages (explain_db), scanned over
+ * everything, and the prose rows (explain_prose_db: topics, "@topic", trouble
+ * reported, "@trouble", and the context rows, "context.*": what the writer
+ * says about the machine), which explain scans only over the first bytes of
+ * its input, where a pasted report's prose is, as it reads the report's
+ * facts: a long log pays nothing for them. A pattern's id is its row in the
+ * catalog in both. Each pattern must also compile under PCRE2, which
  * extracts the named values from a matched line at run time. A pattern that
  * either library rejects fails the build, naming its line.
  *
@@ -100,19 +106,62 @@ static int check_pcre2(const char *pattern, const char *path, int lineno)
 	return -1;
 }
 
-int main(int argc, char **argv)
+/*
+ * Whether a row goes to the prose database: what the writer says rather than what a program prints (a
+ * topic, trouble reported, or a context row: prose about the machine, "I am using a Mac").
+ */
+static int prose_row(const char *line, const char *cause)
 {
-	static const char *patterns[MAX_PATTERNS];
-	static unsigned flags[MAX_PATTERNS], ids[MAX_PATTERNS];
-	static int lines[MAX_PATTERNS];
-	static char pattern_text[MAX_PATTERNS][2048];
-	char *text, *line, *save = NULL;
-	int col = -1, lineno = 0, n = 0, bad = 0, rows = 0;
+	return strcmp(cause, "@topic") == 0 || strcmp(cause, "@trouble") == 0 || strncmp(line, "context.", 8) == 0;
+}
+
+/*
+ * Compile n patterns into one database for a generic CPU and print it as the C arrays NAME and NAME_size;
+ * n == 0 prints an empty one. 0, or -1 after naming the failure on stderr.
+ */
+static int emit(const char *name, const char *const *patterns, const unsigned *flags, const unsigned *ids, int n,
+		const char *path)
+{
 	hs_database_t *db = NULL;
 	hs_compile_error_t *cerr = NULL;
 	hs_platform_info_t platform;
 	char *bytes = NULL;
 	size_t len = 0;
+
+	if (n > 0) {
+		memset(&platform, 0, sizeof(platform));
+		platform.tune = HS_TUNE_FAMILY_GENERIC;	/* no CPU features assumed: loads anywhere */
+		if (hs_compile_multi(patterns, flags, ids, (unsigned)n, HS_MODE_BLOCK, &platform, &db, &cerr) != HS_SUCCESS) {
+			fprintf(stderr, "%s: the patterns of %s do not compile together: %s\n", path, name, cerr->message);
+			hs_free_compile_error(cerr);
+			return -1;
+		}
+		if (hs_serialize_database(db, &bytes, &len) != HS_SUCCESS) {
+			fprintf(stderr, "sigdb: cannot serialize %s\n", name);
+			hs_free_database(db);
+			return -1;
+		}
+	}
+	printf("const size_t %s_size = %zu;\n", name, len);
+	printf("const unsigned char %s[] = {", name);
+	for (size_t i = 0; i < len; i++)
+		printf("%s0x%02x,", i % 16 ? " " : "\n\t", (unsigned char)bytes[i]);
+	printf("%s};\n", len ? "\n" : " 0 ");
+	free(bytes);
+	hs_free_database(db);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *patterns[MAX_PATTERNS], *prose[MAX_PATTERNS];
+	static unsigned flags[MAX_PATTERNS], ids[MAX_PATTERNS], prose_ids[MAX_PATTERNS];
+	static int lines[MAX_PATTERNS], prose_lines[MAX_PATTERNS];
+	static char pattern_text[MAX_PATTERNS][2048];
+	char *text, *line, *save = NULL, cause[64];
+	int col = -1, cause_col = -1, lineno = 0, n = 0, nprose = 0, bad = 0, rows = 0;
+	hs_database_t *db = NULL;
+	hs_compile_error_t *cerr = NULL;
 
 	if (argc != 2 || !(text = read_all(argv[1]))) {
 		fprintf(stderr, "usage: sigdb SIGNATURES.tsv > explain_db.c\n");
@@ -120,6 +169,8 @@ int main(int argc, char **argv)
 	}
 	/* Split by hand: strtok would merge the blank lines that line numbers count. */
 	for (line = text; line && *line; line = save) {
+		int k;
+
 		save = strchr(line, '\n');
 		if (save)
 			*save++ = '\0';
@@ -127,27 +178,34 @@ int main(int argc, char **argv)
 		if (line[0] == '#' || line[strspn(line, " \t\r")] == '\0')
 			continue;
 		if (col < 0) {
-			if ((col = column_of(line, "pattern")) < 0) {
-				fprintf(stderr, "%s:%d: no 'pattern' column\n", argv[1], lineno);
+			if ((col = column_of(line, "pattern")) < 0 || (cause_col = column_of(line, "cause")) < 0) {
+				fprintf(stderr, "%s:%d: no 'pattern' or 'cause' column\n", argv[1], lineno);
 				return 1;
 			}
 			continue;
 		}
-		if (n >= MAX_PATTERNS - EXPLAIN_INTERNAL_COUNT) {
+		k = n + nprose;
+		if (k >= MAX_PATTERNS - EXPLAIN_INTERNAL_COUNT) {
 			fprintf(stderr, "%s:%d: more than %d patterns\n", argv[1], lineno, MAX_PATTERNS);
 			return 1;
 		}
-		if (field(line, col, pattern_text[n], sizeof(pattern_text[n])) < 0 || !pattern_text[n][0]) {
-			fprintf(stderr, "%s:%d: missing or overlong pattern\n", argv[1], lineno);
+		if (field(line, col, pattern_text[k], sizeof(pattern_text[k])) < 0 || !pattern_text[k][0] ||
+		    field(line, cause_col, cause, sizeof(cause)) < 0) {
+			fprintf(stderr, "%s:%d: missing or overlong pattern or cause\n", argv[1], lineno);
 			bad = 1;
 			continue;
 		}
-		if (check_pcre2(pattern_text[n], argv[1], lineno) < 0)
+		if (check_pcre2(pattern_text[k], argv[1], lineno) < 0)
 			bad = 1;
-		patterns[n] = pattern_text[n];
-		lines[n] = lineno;
-		ids[n] = (unsigned)rows++;
-		n++;
+		if (prose_row(line, cause)) {
+			prose[nprose] = pattern_text[k];
+			prose_lines[nprose] = lineno;
+			prose_ids[nprose++] = (unsigned)rows++;
+		} else {
+			patterns[n] = pattern_text[k];
+			lines[n] = lineno;
+			ids[n++] = (unsigned)rows++;
+		}
 	}
 	for (int i = 0; i < EXPLAIN_INTERNAL_COUNT; i++) {
 		patterns[n] = explain_internal_patterns[i];
@@ -157,10 +215,13 @@ int main(int argc, char **argv)
 	}
 	if (bad)
 		return 1;
-	/* Check each alone first, so that a rejected pattern is named by its line. */
-	for (int i = 0; i < n; i++) {
-		if (hs_compile(patterns[i], flags[i], HS_MODE_BLOCK, NULL, &db, &cerr) != HS_SUCCESS) {
-			fprintf(stderr, "%s:%d: Vectorscan rejects the pattern: %s\n", argv[1], lines[i], cerr->message);
+	/* Check each alone first, so that a rejected pattern is named by its line (the prose rows with the rest). */
+	for (int i = 0; i < n + nprose; i++) {
+		const char *one = i < n ? patterns[i] : prose[i - n];
+
+		if (hs_compile(one, 0, HS_MODE_BLOCK, NULL, &db, &cerr) != HS_SUCCESS) {
+			fprintf(stderr, "%s:%d: Vectorscan rejects the pattern: %s\n", argv[1],
+				i < n ? lines[i] : prose_lines[i - n], cerr->message);
 			hs_free_compile_error(cerr);
 			bad = 1;
 			continue;
@@ -169,27 +230,12 @@ int main(int argc, char **argv)
 	}
 	if (bad)
 		return 1;
-	memset(&platform, 0, sizeof(platform));
-	platform.tune = HS_TUNE_FAMILY_GENERIC;	/* no CPU features assumed: loads anywhere */
-	if (hs_compile_multi(patterns, flags, ids, (unsigned)n, HS_MODE_BLOCK, &platform, &db, &cerr) != HS_SUCCESS) {
-		fprintf(stderr, "%s: the patterns do not compile together: %s\n", argv[1], cerr->message);
-		hs_free_compile_error(cerr);
-		return 1;
-	}
-	if (hs_serialize_database(db, &bytes, &len) != HS_SUCCESS) {
-		fprintf(stderr, "sigdb: cannot serialize the database\n");
-		return 1;
-	}
 	printf("/* Generated from %s by tools/sigdb.c. Do not edit. */\n", argv[1]);
 	printf("#include <stddef.h>\n\n");
 	printf("const size_t explain_db_rows = %d;\n", rows);
-	printf("const size_t explain_db_size = %zu;\n", len);
-	printf("const unsigned char explain_db[] = {");
-	for (size_t i = 0; i < len; i++)
-		printf("%s0x%02x,", i % 16 ? " " : "\n\t", (unsigned char)bytes[i]);
-	printf("\n};\n");
-	free(bytes);
-	hs_free_database(db);
+	if (emit("explain_db", patterns, flags, ids, n, argv[1]) < 0 ||
+	    emit("explain_prose_db", prose, flags, prose_ids, nprose, argv[1]) < 0)
+		return 1;
 	free(text);
 	return 0;
 }

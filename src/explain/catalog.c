@@ -82,10 +82,16 @@ bool catalog_topic(size_t row)
 	return strcmp(catalog_field(row, "cause"), "@topic") == 0;
 }
 
-/* Whether the row names a cause (or an Xid that does): symptoms and topics only offer their alternatives. */
+/* True for rows whose cause column is "@trouble". */
+bool catalog_trouble(size_t row)
+{
+	return strcmp(catalog_field(row, "cause"), "@trouble") == 0;
+}
+
+/* Whether the row names a cause (or an Xid that does): symptoms and topics offer alternatives, trouble nothing. */
 bool catalog_names_cause(size_t row)
 {
-	return !catalog_symptom(row) && !catalog_topic(row);
+	return !catalog_symptom(row) && !catalog_topic(row) && !catalog_trouble(row);
 }
 
 /* Rows of data/explain_alternatives.tsv; fixed for the life of the program. */

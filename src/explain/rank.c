@@ -515,7 +515,8 @@ static size_t add_alternatives(const struct explain_scanner *s, struct ranked *r
 }
 
 /*
- * Where no message, symptom or fact names or offers a cause, what the text speaks of still does: each topic
+ * Where no message, symptom or fact names or offers a cause but the text reports trouble (an "@trouble" row:
+ * an error, a failure, a question), what the text speaks of still does: each topic
  * row seen (Docker, WSL, a laptop without a GPU, nvcc) offers its alternatives as guesses, weighted by its
  * prior times the row's confidence and summed over the topics that offer the same cause, so a text about
  * a container and CUDA_VISIBLE_DEVICES ranks the cause both point at first. A guess stays below every
@@ -525,8 +526,13 @@ static size_t add_alternatives(const struct explain_scanner *s, struct ranked *r
 static size_t add_guesses(const struct explain_scanner *s, struct ranked *r)
 {
 	size_t n = 0;
+	int i;
 
-	for (int i = 0; i < s->nhits; i++) {
+	for (i = 0; i < s->nhits && !catalog_trouble(s->hits[i].row); i++)
+		;
+	if (i == s->nhits)
+		return 0;	/* the text reports no trouble: what it speaks of is no guess */
+	for (i = 0; i < s->nhits; i++) {
 		const struct explain_hit *h = &s->hits[i];
 		const char *sig = catalog_field(h->row, "id");
 

@@ -33,8 +33,8 @@
 #define BUFFER_SIZE (1u << 20)
 #define EXTRACT_WINDOW 4096	/* bytes of a long line before a match that extraction looks at */
 
-extern const unsigned char explain_db[];
-extern const size_t explain_db_size, explain_db_rows;
+extern const unsigned char explain_db[], explain_prose_db[];
+extern const size_t explain_db_size, explain_db_rows, explain_prose_db_size;
 
 /* See explain.h: the caller frees it with explain_close. Takes a 1 MiB buffer and a Hyperscan scratch. */
 struct explain_scanner *explain_open(struct error *err)
@@ -59,8 +59,12 @@ struct explain_scanner *explain_open(struct error *err)
 		explain_close(s);
 		return NULL;
 	}
+	/* one scratch serves both databases: hs_alloc_scratch grows it for the second */
 	if ((rc = hs_deserialize_database((const char *)explain_db, explain_db_size, &s->db)) != HS_SUCCESS ||
-	    (rc = hs_alloc_scratch(s->db, &s->scratch)) != HS_SUCCESS) {
+	    (rc = hs_alloc_scratch(s->db, &s->scratch)) != HS_SUCCESS ||
+	    (explain_prose_db_size > 0 &&
+	     ((rc = hs_deserialize_database((const char *)explain_prose_db, explain_prose_db_size, &s->prose_db)) != HS_SUCCESS ||
+	      (rc = hs_alloc_scratch(s->prose_db, &s->scratch)) != HS_SUCCESS))) {
 		/* HS_ARCH_ERROR: the runtime needs SSSE3; the rest are a broken build or no memory */
 		if (rc == HS_ARCH_ERROR)
 			error_set(err, "this CPU cannot run the signature matcher (it needs SSSE3)");
@@ -85,6 +89,7 @@ void explain_close(struct explain_scanner *s)
 	pcre2_match_data_free(s->match_data);
 	hs_free_scratch(s->scratch);
 	hs_free_database(s->db);
+	hs_free_database(s->prose_db);
 	for (int i = 0; i < s->ninputs; i++)
 		free(s->inputs[i]);
 	free(s->buf);
@@ -490,9 +495,16 @@ static void scan_region(struct explain_scanner *s, char *p, size_t n)
 	s->counted = 0;
 	s->count_line = s->line_base;
 	hs_scan(s->db, p, (unsigned)n, 0, s->scratch, on_match, s);
-	/* the facts of a pasted report (src/paste): only the first PASTE_MAX_BYTES are read */
-	if (s->paste->bytes < PASTE_MAX_BYTES)
+	/* the facts of a pasted report (src/paste) and its prose (topics, trouble reported, context rows): only
+	 * the first PASTE_MAX_BYTES are read; the prose rows scan the region again from its first line */
+	if (s->paste->bytes < PASTE_MAX_BYTES) {
+		if (s->prose_db) {
+			s->counted = 0;
+			s->count_line = s->line_base;
+			hs_scan(s->prose_db, p, (unsigned)n, 0, s->scratch, on_match, s);
+		}
 		paste_feed(s->paste, p, n, s->ninputs - 1, s->line_base);
+	}
 	hits_from_paste(s);
 	xid_hit_from_graphics(s);
 	hit_from_old_gpu(s);

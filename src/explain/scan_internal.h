@@ -31,6 +31,7 @@ struct explain_hit {
 
 struct explain_scanner {
 	struct hs_database *db;
+	struct hs_database *prose_db;	/* prose rows (topics, trouble, context.*): the first PASTE_MAX_BYTES only */
 	struct hs_scratch *scratch;
 	struct pcre2_real_code_8 **regex;	/* per row, compiled on its first match */
 	struct pcre2_real_match_data_8 *match_data;
@@ -79,6 +80,11 @@ bool catalog_symptom(size_t row);
  * a laptop without a GPU). It names no cause; its alternatives are guesses, offered only when nothing else is.
  */
 bool catalog_topic(size_t row);
+/*
+ * Whether the row is trouble reported ("@trouble": an error, a failure, "does not work", a question): it names
+ * and offers nothing, but without it no topic guesses, so a clean log that mentions Docker stays clean.
+ */
+bool catalog_trouble(size_t row);
 /* Neither a symptom nor a topic: the row names a cause (or an Xid that does). */
 bool catalog_names_cause(size_t row);
 /* The cause a row names (for "@xid" rows, gpu.xid: the Xid's row decides). */

@@ -72,6 +72,7 @@ static void test_catalog_consistent(void **state)
 			if (strcmp(id, kb_field(t, k, "id")) == 0)
 				fail_msg("data/explain_signatures.tsv:%d: id %s repeats at line %d", t->lines[r], id, t->lines[k]);
 		if (strcmp(cause, "@xid") != 0 && strcmp(cause, "@symptom") != 0 && strcmp(cause, "@topic") != 0 &&
+		    strcmp(cause, "@trouble") != 0 &&
 		    !cause_by_name(cause, &cause_id))
 			fail_msg("data/explain_signatures.tsv:%d: cause %s is not in the registry", t->lines[r], cause);
 		/* catalog_confidence() falls back to 50 on a malformed cell */
@@ -157,7 +158,6 @@ static void release(struct explain_report *r, struct explain_scanner *s)
 	explain_close(s);
 }
 
-/* The first cause text reads as, with what its paste shows merged in; CAUSE_COUNT: no cause at all. */
 /* The first cause a message, symptom or fact gives (a guess from a topic is none: CAUSE_COUNT). */
 static void expect_first(const char *text, enum cause_id want)
 {
@@ -196,9 +196,10 @@ static void expect_guess(const char *text, enum cause_id want)
 }
 
 /*
- * What the text speaks of, where nothing is recognised: guesses from the topic rows, the strongest sum first
- * (CUDA_VISIBLE_DEVICES at 25 over a container at 18); words inside other words, a MAC address and
- * torch.compile speak of nothing; a message or a fact the paste shows leaves no room for a guess.
+ * What the text speaks of, where nothing is recognised but trouble is reported: guesses from the topic rows,
+ * the strongest sum first (CUDA_VISIBLE_DEVICES at 25 over a container at 18); without trouble reported there
+ * is no guess; words inside other words, a MAC address and torch.compile speak of nothing; a message or a fact
+ * the paste shows leaves no room for a guess.
  */
 static void test_topics_guess(void **state)
 {
@@ -211,15 +212,18 @@ static void test_topics_guess(void **state)
 	struct explain_scanner *s;
 
 	(void)state;
-	expect_guess("I deploy the pods on GKE nodes with a T4\n", CAUSE_CONTAINER_NO_GPU);
-	expect_guess("I trained it on a server and now I evaluate it on my laptop\n", CAUSE_TORCH_CUDA_UNAVAILABLE);
-	expect_guess("building the extension with nvcc stops right there\n", CAUSE_TOOLKIT_NOT_INSTALLED);
-	expect_guess("the pods set CUDA_VISIBLE_DEVICES themselves\n", CAUSE_ENV_VISIBLE_DEVICES);
+	expect_guess("help: I deploy the pods on GKE nodes with a T4\n", CAUSE_CONTAINER_NO_GPU);
+	expect_guess("I trained it on a server and now I evaluate it on my laptop, which fails\n", CAUSE_TORCH_CUDA_UNAVAILABLE);
+	expect_guess("building the extension with nvcc stops right there, why?\n", CAUSE_TOOLKIT_NOT_INSTALLED);
+	expect_guess("the pods set CUDA_VISIBLE_DEVICES themselves, is that a problem?\n", CAUSE_ENV_VISIBLE_DEVICES);
+	/* no trouble reported: what a clean log speaks of is no guess */
+	expect_guess("the pods run on GKE nodes with a T4\n", CAUSE_COUNT);
+	expect_guess("epoch 3 | batch_size 64 | error_rate 0.012 | docker image v2\n", CAUSE_COUNT);
 	expect_guess("PC装有NVIDIA MX250显卡, 用 open-gpu-kernel-modules 编译, insmod 检测不到设备\n",
 		     CAUSE_DRIVER_OPEN_MODULE_UNSUPPORTED);
-	expect_guess("a podcast about macaroni and hippos\n", CAUSE_COUNT);
-	expect_guess("the MAC address of eth0 changed\n", CAUSE_COUNT);
-	expect_guess("torch.compile makes the first step slow\n", CAUSE_COUNT);
+	expect_guess("a podcast about macaroni and hippos is not working\n", CAUSE_COUNT);
+	expect_guess("the MAC address of eth0 changed, a problem?\n", CAUSE_COUNT);
+	expect_guess("torch.compile makes the first step fail\n", CAUSE_COUNT);
 	/* a message leaves no guess */
 	s = scan_merged("inside docker: RuntimeError: CUDA error: no kernel image is available for execution on the device\n",
 			&r);
@@ -233,6 +237,43 @@ static void test_topics_guess(void **state)
 	assert_int_equal(r.causes[0].cause, CAUSE_TOOLKIT_NEWER_THAN_DRIVER);
 	assert_false(r.causes[0].guessed);
 	release(&r, s);
+}
+
+/*
+ * Prose rows (topics, trouble, context.*) are read over the first 8 MiB only, like the paste's reports;
+ * messages over everything: after 9 MiB of training output, "I am on a MacBook" is not read, the Xid is.
+ */
+static void test_prose_first_bytes(void **state)
+{
+	static const char filler[] = "step 1 | loss 0.5 | lr 3.0e-04 | tokens/s 51234\n";
+	static const char tail[] = "help: I am on a MacBook\n";
+	size_t n = 9u << 20, at = 0;
+	char *text = malloc(n + sizeof(tail) + sizeof(xid79) + 1);
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	assert_non_null(text);
+	while (at + sizeof(filler) - 1 <= n) {
+		memcpy(text + at, filler, sizeof(filler) - 1);
+		at += sizeof(filler) - 1;
+	}
+	memcpy(text + at, tail, sizeof(tail) - 1);
+	s = scan(text, at + sizeof(tail) - 1, &r);
+	assert_int_equal(r.count, 0);	/* neither the context row nor the topic nor trouble reported */
+	release(&r, s);
+	memcpy(text + at + sizeof(tail) - 1, xid79, sizeof(xid79) - 1);
+	text[at + sizeof(tail) - 1 + sizeof(xid79) - 1] = '\n';
+	s = scan(text, at + sizeof(tail) + sizeof(xid79) - 1, &r);
+	assert_true(r.count > 0);
+	assert_int_equal(r.causes[0].cause, CAUSE_GPU_HARDWARE_FAULT);
+	assert_int_equal(cause_at(&r, CAUSE_GPU_NONE), -1);
+	release(&r, s);
+	/* the same line at the start is read */
+	s = scan(tail, sizeof(tail) - 1, &r);
+	assert_int_equal(cause_at(&r, CAUSE_GPU_NONE), 0);
+	release(&r, s);
+	free(text);
 }
 
 /*
@@ -1393,6 +1434,7 @@ int main(void)
 		cmocka_unit_test(test_context_settles),
 		cmocka_unit_test(test_container_prompt_settles_unreachable_driver),
 		cmocka_unit_test(test_topics_guess),
+		cmocka_unit_test(test_prose_first_bytes),
 	};
 
 	return cmocka_run_group_tests_name("explain", tests, NULL, NULL);
