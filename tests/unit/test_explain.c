@@ -827,6 +827,20 @@ static void test_stubs_on_ld_library_path(void **state)
 static void test_machine_prose(void **state)
 {
 	(void)state;
+	/* a ROCm build that finds no GPU (pytorch/pytorch#80405), not its CUDA twin */
+	expect_first("torch/cuda/__init__.py:82: UserWarning: HIP initialization: Unexpected error from hipGetDeviceCount(). "
+		     "Did you run some cuda functions before calling NumHipDevices() that might have already set an error? "
+		     "Error 101: hipErrorInvalidDevice\n", CAUSE_TORCH_ROCM_BUILD);
+	expect_first("  what():  HIP error: hipErrorNoDevice\n", CAUSE_TORCH_ROCM_BUILD);
+	{
+		struct explain_report r;
+		struct explain_scanner *s = scan_merged("UserWarning: CUDA initialization: Unexpected error from "
+							"cudaGetDeviceCount(). Error 804: forward compatibility was "
+							"attempted on non supported HW\n", &r);
+
+		assert_int_equal(cause_at(&r, CAUSE_TORCH_ROCM_BUILD), -1);
+		release(&r, s);
+	}
 	expect_first("It seems that Docker-native GPU support seems to require passing an option like `--gpus all` to "
 		     "`docker run` - my GPU is not used without it.\n", CAUSE_CONTAINER_NO_GPU);
 	expect_first("I forgot --gpus all in the compose command\n", CAUSE_CONTAINER_NO_GPU);
