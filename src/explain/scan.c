@@ -2,8 +2,9 @@
  * scan.c - one streaming pass over the input through the signature database.
  *
  * Input is read into a fixed buffer; each run of complete lines in it is a
- * region, cleaned of ANSI escape sequences in place and matched in one
- * block-mode scan. What follows the last newline waits for the next read;
+ * region, cleaned in place (clean.c: ANSI escape sequences; in the first
+ * bytes also a posted report's quote markers, escapes and typography) and
+ * matched in one block-mode scan. What follows the last newline waits for the next read;
  * a line longer than the whole buffer is scanned in buffer-sized pieces (a
  * message cut at such a seam can be missed). Line numbers are counted only
  * up to each match and once at a region's end, eight bytes at a time.
@@ -25,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "explain/clean.h"
 #include "explain/internal_patterns.h"
 #include "kb/kb.h"
 #include "paste/paste.h"
@@ -116,43 +118,6 @@ static unsigned long count_newlines(const char *p, size_t n)
 	for (; i < n; i++)
 		count += p[i] == '\n';
 	return count;
-}
-
-/*
- * Remove ANSI escape sequences in place: CSI (ESC [ ... final byte), OSC
- * (ESC ] ... BEL or ESC \) and two-byte escapes. Returns the new length.
- */
-static size_t strip_ansi(char *p, size_t n)
-{
-	size_t r = 0, w = 0;
-
-	while (r < n) {
-		char *esc = memchr(p + r, 0x1b, n - r);
-		size_t plain = esc ? (size_t)(esc - (p + r)) : n - r;
-
-		memmove(p + w, p + r, plain);
-		w += plain;
-		r += plain;
-		if (r >= n)
-			break;
-		r++;	/* ESC */
-		if (r < n && p[r] == '[') {
-			for (r++; r < n && !((unsigned char)p[r] >= 0x40 && (unsigned char)p[r] <= 0x7e) && p[r] != '\n'; r++)
-				;
-			if (r < n && p[r] != '\n')
-				r++;
-		} else if (r < n && p[r] == ']') {
-			for (r++; r < n && p[r] != 0x07 && p[r] != '\n' && !(p[r] == 0x1b && r + 1 < n && p[r + 1] == '\\'); r++)
-				;
-			if (r < n && p[r] == 0x07)
-				r++;
-			else if (r < n && p[r] == 0x1b)
-				r += 2;
-		} else if (r < n && p[r] != '\n') {
-			r++;
-		}
-	}
-	return w;
 }
 
 /* The line number of region offset off: newlines are counted forward from the last position asked. */
@@ -489,7 +454,10 @@ static void hits_from_paste(struct explain_scanner *s)
 static void scan_region(struct explain_scanner *s, char *p, size_t n)
 {
 	if (memchr(p, 0x1b, n))
-		n = strip_ansi(p, n);
+		n = clean_ansi(p, n);
+	/* a posted report's quotes, escapes and typography: in the first bytes, where reports are pasted */
+	if (s->paste->bytes < PASTE_MAX_BYTES)
+		n = clean_posted(p, n);
 	s->region = p;
 	s->region_len = n;
 	s->counted = 0;

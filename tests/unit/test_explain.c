@@ -1309,6 +1309,33 @@ static void test_ansi_and_progress_bars(void **state)
 	explain_close(s);
 }
 
+/*
+ * A message as a forum or an issue tracker passes it on: quoted in a reply, its quotes made typographic or
+ * HTML references, its underscores escaped for Markdown, its lines ended by Windows. Each still reads as
+ * the message; the evidence shows it as the program printed it.
+ */
+static void test_posted_decoration(void **state)
+{
+	static const char *const posted[] = {
+		"> AttributeError: module \xe2\x80\x98torch._C\xe2\x80\x99 has no attribute \xe2\x80\x98_init_names\xe2\x80\x99\n",
+		"AttributeError: module &#39;torch._C&#39; has no attribute &#39;_init_names&#39;\n",
+		"> > AttributeError: module 'torch.\\_C' has no attribute '\\_init\\_names'\r\n",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(posted) / sizeof(posted[0]); i++) {
+		struct explain_report r;
+		struct explain_scanner *s = scan(posted[i], strlen(posted[i]), &r);
+
+		assert_true(r.count >= 1);
+		assert_string_equal(cause_name(r.causes[0].cause), "torch.multiple-installs");
+		assert_string_equal(r.causes[0].lines[0].text,
+				    "AttributeError: module 'torch._C' has no attribute '_init_names'");
+		explain_report_release(&r);
+		explain_close(s);
+	}
+}
+
 static void test_traceback_frame(void **state)
 {
 	static const char text[] =
@@ -1417,6 +1444,7 @@ int main(void)
 		cmocka_unit_test(test_build_tool_follows),
 		cmocka_unit_test(test_line_numbers_across_buffers),
 		cmocka_unit_test(test_ansi_and_progress_bars),
+		cmocka_unit_test(test_posted_decoration),
 		cmocka_unit_test(test_traceback_frame),
 		cmocka_unit_test(test_nothing_recognised),
 		cmocka_unit_test(test_symptom_offers_causes),
