@@ -181,15 +181,30 @@ static int typographic(const unsigned char *p, const unsigned char *end, size_t 
 	}
 }
 
-/* One line [r, end) written at w; returns where the next write goes. */
+/* Drop the backslash of every escape in [p, end) (markdown_escaped said each escapes); returns the new end. */
+static char *unescape_markdown(char *p, char *end)
+{
+	char *w = p;
+
+	for (const char *r = p; r < end; r++) {
+		if (*r == '\\' && r + 1 < end)
+			r++;
+		*w++ = *r;
+	}
+	return w;
+}
+
+/*
+ * One line [r, end) written at w; returns where the next write goes. References and typography first, so
+ * that an escape is judged on the characters the line shows ("\&quot;" is an escaped quote).
+ */
 static char *clean_line(char *w, const char *r, const char *end)
 {
-	bool markdown;
+	char *start = w;
 
 	if (end > r && end[-1] == '\r')
 		end--;	/* a Windows line end: the '\n' alone ends the line */
 	r = skip_quote_markers(r, end);
-	markdown = markdown_escaped(r, end);
 	while (r < end) {
 		const char *next = r;
 		size_t len;
@@ -197,7 +212,7 @@ static char *clean_line(char *w, const char *r, const char *end)
 		int t;
 
 		/* copy up to the next byte that may start something to undo */
-		while (next < end && *next != '\\' && *next != '&' && (unsigned char)*next < 0xc2)
+		while (next < end && *next != '&' && (unsigned char)*next < 0xc2)
 			next++;
 		if (next > r) {
 			memmove(w, r, (size_t)(next - r));
@@ -205,10 +220,7 @@ static char *clean_line(char *w, const char *r, const char *end)
 			r = next;
 			continue;
 		}
-		if (*r == '\\' && markdown && r + 1 < end) {
-			*w++ = r[1];
-			r += 2;
-		} else if (*r == '&' && (c = html_reference(r, end, &len)) != 0) {
+		if (*r == '&' && (c = html_reference(r, end, &len)) != 0) {
 			*w++ = c;
 			r += len;
 		} else if ((t = typographic((const unsigned char *)r, (const unsigned char *)end, &len)) >= 0) {
@@ -219,6 +231,8 @@ static char *clean_line(char *w, const char *r, const char *end)
 			*w++ = *r++;
 		}
 	}
+	if (markdown_escaped(start, w))
+		w = unescape_markdown(start, w);
 	return w;
 }
 
