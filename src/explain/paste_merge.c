@@ -194,13 +194,22 @@ static int by_position(const void *a, const void *b)
 	return x->number < y->number ? -1 : x->number > y->number;
 }
 
-/* The report lines the rule's facts came from, in the order of the text. */
+/* Whether c already shows that line (a sentence can state two facts: "toolkit 12.5 ... driver 550.90.07"). */
+static bool shows_line(const struct explain_cause *c, int input, unsigned long number)
+{
+	for (int i = 0; i < c->nlines; i++)
+		if (c->lines[i].input == input && c->lines[i].number == number)
+			return true;
+	return false;
+}
+
+/* The report lines the rule's facts came from, each once, in the order of the text. */
 static void add_lines(struct explain_cause *c, const struct paste *p, unsigned needs)
 {
 	for (int s = 0; s < PASTE_NSECTIONS && c->nlines < EXPLAIN_MAX_LINES; s++) {
 		const struct paste_line *l = &p->first[s];
 
-		if (!(needs & S(s)) || l->number == 0)
+		if (!(needs & S(s)) || l->number == 0 || shows_line(c, l->input, l->number))
 			continue;
 		c->lines[c->nlines].input = l->input;
 		c->lines[c->nlines].number = l->number;
@@ -219,7 +228,11 @@ static void paste_evidence(struct explain_cause *c, const struct paste *p, const
 	int n = 0;
 
 	for (int s = 0; s < PASTE_NSECTIONS; s++) {
-		if (!(needs & S(s)) || p->first[s].number == 0)
+		bool shown = false;
+
+		for (int i = 0; i < n; i++)
+			shown |= at[i].input == p->first[s].input && at[i].number == p->first[s].number;
+		if (!(needs & S(s)) || p->first[s].number == 0 || shown)
 			continue;
 		at[n].input = p->first[s].input;
 		at[n].number = p->first[s].number;

@@ -381,6 +381,7 @@ void paste_line(struct paste *p, const char *line, size_t len, int input, unsign
 	paste_note_toolkit_installed(p, s, &at);
 	paste_note_graphics_client(p, s, &at);
 	paste_note_gpu_named(p, s, &at);
+	paste_note_prose_versions(p, s, &at);
 	for (size_t i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
 		if (readers[i](p, s, &at))
 			return;
@@ -416,6 +417,7 @@ void paste_finish(struct paste *p)
 {
 	struct facts *f = p->facts;
 
+	paste_take_prose_versions(p);
 	set_status(&f->system.status, paste_saw(p, PASTE_OS));
 	set_status(&f->pci.status, paste_saw(p, PASTE_GPU));
 	set_status(&f->kmod.status, false);

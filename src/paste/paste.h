@@ -107,6 +107,14 @@ struct paste {
 	unsigned long torch_versions_differ_line;	/* the later of the two lines, and its input and text */
 	int torch_versions_differ_input;
 	char torch_versions_differ_text[200];
+	/* the driver and toolkit versions a sentence states ("my driver version is 384.111"), the first of each:
+	 * taken at paste_finish where no report (nvidia-smi, nvcc -V, a template's field) showed that version */
+	struct paste_said {
+		char version[FACT_VER];
+		int input;
+		unsigned long number;
+		char text[200];
+	} driver_said, toolkit_said;
 	/* torch.cuda.is_available() as the paste printed it (collect_env's "Is CUDA available", a print's
 	 * third word): 1 True, 0 False, -1 not shown */
 	int cuda_available;

@@ -66,5 +66,8 @@ bool paste_read_kernel(struct paste *p, const char *line, const struct paste_at 
 bool paste_read_ldconfig(struct paste *p, const char *line, const struct paste_at *at);
 bool paste_read_container(struct paste *p, const char *line, const struct paste_at *at);
 bool paste_read_template_fields(struct paste *p, const char *line, const struct paste_at *at);
+/* The driver and toolkit versions a sentence states (prose_versions.c), and taking them where no report gave one. */
+void paste_note_prose_versions(struct paste *p, const char *line, const struct paste_at *at);
+void paste_take_prose_versions(struct paste *p);
 
 #endif

@@ -831,6 +831,56 @@ static void test_template_fields(void **state)
 	paste_free(p);
 }
 
+/*
+ * Versions stated in a sentence: GoogleCloudPlatform/compute-gpu-installation#42 names the toolkit, the
+ * driver the toolkit requires and the driver the script installs in one sentence; only the last is the
+ * machine's. The requirement forms below follow NVIDIA's release notes ("requires ... >= 525.60.13") and
+ * the wording of upgrade advice; a report always wins over a sentence.
+ */
+static void test_prose_versions(void **state)
+{
+	static const char gcp[] = "It appears the CUDA toolkit version installed (12.5) requires driver version 555.42.02, "
+				  "wherease the script installs driver version 550.90.07. This causes programs compiled with "
+				  "nvcc/ptxas to fail with a 222 error code. Upgrading the NVIDIA driver version to "
+				  "555.42.02 fixes the issue\n";
+	static const char *const wanted[] = {
+		"CUDA 12.0 requires driver >= 525.60.13\n",
+		"you need NVIDIA driver 525.60.13 or newer\n",
+		"upgrade the driver to 550.54.14\n",
+		"the minimum driver version is 450.80.02\n",
+		"a driver 535.104.05+ is needed\n",
+		"需要驱动版本 525.60.13 以上\n",
+		"my subdriver 123.45 and the driver version 12.5\n",
+	};
+	struct paste *p = read_text(gcp);
+
+	(void)state;
+	assert_string_equal(facts_driver_version(p->facts), "550.90.07");
+	assert_int_equal(p->first[PASTE_DRIVER].number, 1);
+	assert_string_equal(p->facts->toolkits.items[0].version, "12.5");
+	paste_free(p);
+
+	p = read_text("My nvidia driver version is 384.111\n\xe9\xa9\xb1\xe5\x8a\xa8\xe7\x89\x88\xe6\x9c\xac\xe6\x98\xaf" "470.82.01\n");
+	assert_string_equal(facts_driver_version(p->facts), "384.111");
+	paste_free(p);
+	p = read_text("\xe9\xa9\xb1\xe5\x8a\xa8\xe7\x89\x88\xe6\x9c\xac\xe6\x98\xaf" "470.82.01\n");
+	assert_string_equal(facts_driver_version(p->facts), "470.82.01");
+	paste_free(p);
+
+	for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++) {
+		p = read_text(wanted[i]);
+		if (paste_saw_any(p))
+			fail_msg("\"%s\": read as the machine's version", wanted[i]);
+		paste_free(p);
+	}
+
+	/* nvidia-smi's header later in the paste wins over the sentence before it */
+	p = read_text("my driver is 470.82.01\n| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2     |\n");
+	assert_string_equal(facts_driver_version(p->facts), "535.104.05");
+	assert_int_equal(p->first[PASTE_DRIVER].number, 2);
+	paste_free(p);
+}
+
 static void test_gate_table(void **state)
 {
 	(void)state;
@@ -861,6 +911,7 @@ int main(void)
 		cmocka_unit_test(test_wsl_driver_gate),
 		cmocka_unit_test(test_gate_table),
 		cmocka_unit_test(test_template_fields),
+		cmocka_unit_test(test_prose_versions),
 		cmocka_unit_test(test_container_named_in_prose),
 		cmocka_unit_test(test_notebook_named),
 		cmocka_unit_test(test_sudo_python_named),
