@@ -29,7 +29,7 @@
 
 #include "explain/internal_patterns.h"
 
-#define MAX_PATTERNS 1024
+#define MAX_PATTERNS 2048
 
 static char *read_all(const char *path)
 {
@@ -155,7 +155,7 @@ static int emit(const char *name, const char *const *patterns, const unsigned *f
 int main(int argc, char **argv)
 {
 	static const char *patterns[MAX_PATTERNS], *prose[MAX_PATTERNS];
-	static unsigned flags[MAX_PATTERNS], ids[MAX_PATTERNS], prose_ids[MAX_PATTERNS];
+	static unsigned flags[MAX_PATTERNS], ids[MAX_PATTERNS], prose_ids[MAX_PATTERNS], prose_flags[MAX_PATTERNS];
 	static int lines[MAX_PATTERNS], prose_lines[MAX_PATTERNS];
 	static char pattern_text[MAX_PATTERNS][2048];
 	char *text, *line, *save = NULL, cause[64];
@@ -207,6 +207,17 @@ int main(int argc, char **argv)
 			ids[n++] = (unsigned)rows++;
 		}
 	}
+	/* every message row once more, caseless, in the prose database: a message retold in a sentence */
+	for (int i = 0, messages = n; i < messages; i++) {
+		if (nprose + n >= MAX_PATTERNS - EXPLAIN_INTERNAL_COUNT) {
+			fprintf(stderr, "%s: more than %d patterns with the caseless copies\n", argv[1], MAX_PATTERNS);
+			return 1;
+		}
+		prose[nprose] = patterns[i];
+		prose_lines[nprose] = lines[i];
+		prose_flags[nprose] = HS_FLAG_CASELESS;
+		prose_ids[nprose++] = EXPLAIN_CASELESS_BASE + ids[i];
+	}
 	for (int i = 0; i < EXPLAIN_INTERNAL_COUNT; i++) {
 		patterns[n] = explain_internal_patterns[i];
 		lines[n] = 0;
@@ -234,7 +245,7 @@ int main(int argc, char **argv)
 	printf("#include <stddef.h>\n\n");
 	printf("const size_t explain_db_rows = %d;\n", rows);
 	if (emit("explain_db", patterns, flags, ids, n, argv[1]) < 0 ||
-	    emit("explain_prose_db", prose, flags, prose_ids, nprose, argv[1]) < 0)
+	    emit("explain_prose_db", prose, prose_flags, prose_ids, nprose, argv[1]) < 0)
 		return 1;
 	free(text);
 	return 0;

@@ -8,6 +8,11 @@
 #define GD_EXPLAIN_INTERNAL_PATTERNS_H
 
 #define EXPLAIN_INTERNAL_BASE 100000u
+/*
+ * The prose database also holds every message row again, caseless, with this added to its id: a message
+ * retold in a sentence ("got cuda out of memory", "torch not compiled with cuda enabled") in the first bytes.
+ */
+#define EXPLAIN_CASELESS_BASE 200000u
 
 enum explain_internal {
 	EXPLAIN_TRACEBACK_START,	/* Traceback (most recent call last): */

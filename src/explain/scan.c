@@ -50,8 +50,9 @@ struct explain_scanner *explain_open(struct error *err)
 	}
 	s->buf = malloc(BUFFER_SIZE);
 	s->regex = calloc(catalog_rows(), sizeof(*s->regex));
+	s->regex_caseless = calloc(catalog_rows(), sizeof(*s->regex_caseless));
 	s->paste = paste_new();
-	if (!s->buf || !s->regex || !s->paste) {
+	if (!s->buf || !s->regex || !s->regex_caseless || !s->paste) {
 		error_set(err, "out of memory");
 		explain_close(s);
 		return NULL;
@@ -87,7 +88,10 @@ void explain_close(struct explain_scanner *s)
 		return;
 	for (size_t i = 0; s->regex && i < catalog_rows(); i++)
 		pcre2_code_free(s->regex[i]);
+	for (size_t i = 0; s->regex_caseless && i < catalog_rows(); i++)
+		pcre2_code_free(s->regex_caseless[i]);
 	free(s->regex);
+	free(s->regex_caseless);
 	pcre2_match_data_free(s->match_data);
 	hs_free_scratch(s->scratch);
 	hs_free_database(s->db);
@@ -159,22 +163,24 @@ static void copy_display(char *out, size_t outsz, const char *start, const char 
 	out[o] = '\0';
 }
 
-static pcre2_code *regex_for(struct explain_scanner *s, size_t row)
+/* Row's pattern for PCRE2, compiled on first need; caseless for a match of the row's caseless copy. */
+static pcre2_code *regex_for(struct explain_scanner *s, size_t row, bool caseless)
 {
+	pcre2_code **re = caseless ? &s->regex_caseless[row] : &s->regex[row];
 	int code;
 	PCRE2_SIZE off;
 
-	if (!s->regex[row])
-		s->regex[row] = pcre2_compile((PCRE2_SPTR)catalog_field(row, "pattern"), PCRE2_ZERO_TERMINATED, 0, &code,
-					      &off, NULL);
-	return s->regex[row];
+	if (!*re)
+		*re = pcre2_compile((PCRE2_SPTR)catalog_field(row, "pattern"), PCRE2_ZERO_TERMINATED,
+				    caseless ? PCRE2_CASELESS : 0, &code, &off, NULL);
+	return *re;
 }
 
 /* The named groups of row's pattern that matched in [start, end), into values. */
-static int extract(struct explain_scanner *s, size_t row, const char *start, const char *end, const char *match_end,
-		   struct explain_value *values, int max)
+static int extract(struct explain_scanner *s, size_t row, bool caseless, const char *start, const char *end,
+		   const char *match_end, struct explain_value *values, int max)
 {
-	pcre2_code *re = regex_for(s, row);
+	pcre2_code *re = regex_for(s, row, caseless);
 	uint32_t count = 0, entry_size = 0;
 	PCRE2_SPTR table;
 	PCRE2_SIZE *ov;
@@ -225,6 +231,15 @@ static int extract(struct explain_scanner *s, size_t row, const char *start, con
 }
 
 /* The hit for this row (and, for rows keyed by a value such as an Xid, that value); NULL when full. */
+/* Whether row has matched already, under any key. */
+static bool row_seen(const struct explain_scanner *s, size_t row)
+{
+	for (int i = 0; i < s->nhits; i++)
+		if (s->hits[i].row == row && s->hits[i].count > 0)
+			return true;
+	return false;
+}
+
 static struct explain_hit *hit_for(struct explain_scanner *s, size_t row, const char *key)
 {
 	for (int i = 0; i < s->nhits; i++)
@@ -284,10 +299,15 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
 	char key[sizeof(s->hits[0].key)] = "";
 	struct explain_value values[EXPLAIN_MAX_VALUES];
 	int nvalues = -1;	/* not read yet */
-	size_t row = id;
+	bool caseless = id >= EXPLAIN_CASELESS_BASE;
+	size_t row = caseless ? id - EXPLAIN_CASELESS_BASE : id;
 
 	(void)from;
 	(void)flags;
+	/* a row's caseless copy reads what its exact pattern did not: a message retold in other case */
+	if (caseless && row_seen(s, row))
+		return 0;
+	id = (unsigned)row;
 	if (to > s->region_len)
 		to = s->region_len;
 	/* a match that takes the newline belongs to the line it ends, not the next */
@@ -315,7 +335,7 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
 	s->last_row_line[row % LAST_ROW_SLOTS].input = s->ninputs;
 	/* a keyed row's values are read on every match (they pick the hit); others' on their first */
 	if (catalog_keyed(row)) {
-		nvalues = extract(s, row, window, end, match_end, values, EXPLAIN_MAX_VALUES);
+		nvalues = extract(s, row, caseless, window, end, match_end, values, EXPLAIN_MAX_VALUES);
 		for (int i = 0; i < nvalues; i++)
 			if (strcmp(values[i].name, catalog_key_name(row)) == 0)
 				str_copy(key, sizeof(key), values[i].value);
@@ -326,7 +346,7 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
 		h->first_input = s->ninputs - 1;
 		h->first = number;
 		if (nvalues < 0)
-			nvalues = extract(s, row, window, end, match_end, values, EXPLAIN_MAX_VALUES);
+			nvalues = extract(s, row, caseless, window, end, match_end, values, EXPLAIN_MAX_VALUES);
 		memcpy(h->values, values, (size_t)nvalues * sizeof(values[0]));
 		h->nvalues = nvalues;
 		if (s->frame[0] && s->frame_input == s->ninputs - 1 && number >= s->frame_line &&

@@ -34,6 +34,7 @@ struct explain_scanner {
 	struct hs_database *prose_db;	/* prose rows (topics, trouble, context.*): the first PASTE_MAX_BYTES only */
 	struct hs_scratch *scratch;
 	struct pcre2_real_code_8 **regex;	/* per row, compiled on its first match */
+	struct pcre2_real_code_8 **regex_caseless;	/* the same, for a match of the row's caseless copy */
 	struct pcre2_real_match_data_8 *match_data;
 	char *buf;
 	size_t len;

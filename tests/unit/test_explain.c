@@ -1336,6 +1336,31 @@ static void test_posted_decoration(void **state)
 	}
 }
 
+/*
+ * A message retold in a sentence, in other case than the program printed it, still names its cause; a row
+ * whose case is its meaning pins it ("Library cublas64_12.dll" is CTranslate2's error, "opened dynamic
+ * library cudart64_110.dll" TensorFlow's success), and an exact match is not counted twice.
+ */
+static void test_message_retold_in_other_case(void **state)
+{
+	static const char tf_success[] = "2021-06-11 17:01:51.656591: I tensorflow/stream_executor/platform/default/"
+					 "dso_loader.cc:49] Successfully opened dynamic library cudart64_110.dll\n";
+	static const char oom[] = "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n";
+	struct explain_report r;
+	struct explain_scanner *s;
+
+	(void)state;
+	expect_first("i keep getting cuda out of memory when training\n", CAUSE_RUNTIME_OUT_OF_MEMORY);
+	expect_first("assertionerror: torch not compiled with cuda enabled\n", CAUSE_TORCH_CPU_ONLY);
+	expect_first(tf_success, CAUSE_COUNT);
+	s = scan(oom, strlen(oom), &r);
+	assert_true(r.count >= 1);
+	assert_int_equal(r.causes[0].cause, CAUSE_RUNTIME_OUT_OF_MEMORY);
+	assert_int_equal(r.causes[0].count, 1);
+	explain_report_release(&r);
+	explain_close(s);
+}
+
 static void test_traceback_frame(void **state)
 {
 	static const char text[] =
@@ -1445,6 +1470,7 @@ int main(void)
 		cmocka_unit_test(test_line_numbers_across_buffers),
 		cmocka_unit_test(test_ansi_and_progress_bars),
 		cmocka_unit_test(test_posted_decoration),
+		cmocka_unit_test(test_message_retold_in_other_case),
 		cmocka_unit_test(test_traceback_frame),
 		cmocka_unit_test(test_nothing_recognised),
 		cmocka_unit_test(test_symptom_offers_causes),
