@@ -588,6 +588,9 @@ static void settle_by_container(struct explain_report *r, const struct paste *p)
 	/* GPUs asked for from the start: a container without them is not what failed */
 	if ((r->count < 2 && !already) || p->first_run_gpus == 1)
 		return;
+	/* a guess from the word "container" is not confirmed by the same word: only a prompt or a run line is */
+	if (already && r->causes[0].guessed && !c->in_container && p->first_run_gpus != 0)
+		return;
 	/* a kernel module not loaded is a host's fault more often than not: only a container the paste shows
 	 * for certain (its prompt, its run line) explains it */
 	if (!already && (r->causes[0].cause == CAUSE_DRIVER_NOT_LOADED ? !c->in_container && p->first_run_gpus != 0 :

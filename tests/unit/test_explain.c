@@ -213,6 +213,8 @@ static void test_topics_guess(void **state)
 
 	(void)state;
 	expect_guess("help: I deploy the pods on GKE nodes with a T4\n", CAUSE_CONTAINER_NO_GPU);
+	/* the word "container" gave the guess; the same word does not confirm it (a prompt or a run line would) */
+	expect_guess("it fails inside our docker container, any idea?\n", CAUSE_CONTAINER_NO_GPU);
 	expect_guess("I trained it on a server and now I evaluate it on my laptop, which fails\n", CAUSE_TORCH_CUDA_UNAVAILABLE);
 	expect_guess("building the extension with nvcc stops right there, why?\n", CAUSE_TOOLKIT_NOT_INSTALLED);
 	expect_guess("the pods set CUDA_VISIBLE_DEVICES themselves, is that a problem?\n", CAUSE_ENV_VISIBLE_DEVICES);
