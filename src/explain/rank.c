@@ -414,18 +414,19 @@ static void add_check(struct explain_cause *c, size_t alt, const char *sig)
 		c->checks[c->nchecks++] = (struct explain_check){ command, catalog_alt_field(alt, "answers"), sig };
 }
 
-/* A cause only an alternative row suggests, from the hit of the message or symptom it is an alternative of. */
-static void suggest(struct ranked *r, size_t alt, const struct explain_hit *h)
+/*
+ * A cause only an alternative row offers, from the hit of the message, symptom or topic it is an alternative
+ * of: everything but the detail, which says why it is offered (suggest, guess_text).
+ */
+static void offer(struct ranked *r, size_t alt, const struct explain_hit *h)
 {
 	struct explain_cause *c = &r->cause;
-	const char *sig = catalog_field(h->row, "id");
-	char *seen;
 
 	c->cause = catalog_alt_cause(alt);
 	c->rank = cause_get(c->cause)->rank;
 	c->suggested = true;
 	c->prior = c->confidence = catalog_alt_weight(alt);
-	c->signature = sig;
+	c->signature = catalog_field(h->row, "id");
 	c->source = catalog_alt_field(alt, "source");
 	c->count = h->count;
 	r->best = r->earliest = h;
@@ -433,6 +434,16 @@ static void suggest(struct ranked *r, size_t alt, const struct explain_hit *h)
 	merge_lines(c, h);
 	str_copy(c->where, sizeof(c->where), h->where);
 	c->title = str_dup(catalog_alt_field(alt, "title"));
+}
+
+/* A cause only an alternative row suggests, from the hit of the message or symptom it is an alternative of. */
+static void suggest(struct ranked *r, size_t alt, const struct explain_hit *h)
+{
+	struct explain_cause *c = &r->cause;
+	const char *sig = catalog_field(h->row, "id");
+	char *seen;
+
+	offer(r, alt, h);
 	seen = fill(catalog_field(h->row, "title"), c->values, c->nvalues, false);
 	c->detail = str_dupf("Seen: %s. No message names this cause; it is one of the usual causes of what was seen "
 			     "(a prior of %d%% among them). The check below tells it apart.", seen ? seen : sig, c->prior);
@@ -548,7 +559,7 @@ static size_t add_guesses(const struct explain_scanner *s, struct ranked *r)
 			for (k = 0; k < n && r[k].cause.cause != catalog_alt_cause(a); k++)
 				;
 			if (k == n) {
-				suggest(&r[n++], a, h);
+				offer(&r[n++], a, h);	/* guess_text below gives it its detail */
 				r[k].cause.guessed = true;
 				r[k].cause.prior = 0;
 				r[k].strongest = 0;
@@ -557,8 +568,8 @@ static size_t add_guesses(const struct explain_scanner *s, struct ranked *r)
 				if (first_cmp(h, r[k].earliest) < 0)
 					r[k].earliest = h;
 			}
-			/* the topic that gives the most speaks for the guess */
-			if (score > r[k].strongest) {
+			/* the topic that gives the most speaks for the guess (the first one, where all give nothing) */
+			if (score > r[k].strongest || !r[k].cause.detail) {
 				r[k].strongest = score;
 				guess_text(&r[k].cause, a, h);
 			}
