@@ -126,7 +126,6 @@ struct paste {
 	bool smi_processes;			/* inside its Processes table */
 	int smi_gpu;				/* the pci.gpus index of the table row being read, -1 */
 	bool torch_cuda_known;			/* the CUDA build of torch is known (a +tag, collect_env, a print) */
-	char pending_torch[48];			/* a torch version with no local tag, waiting for its CUDA build */
 	int repl_asked;				/* what the last Python prompt line asked (torch_print.c), 0 none */
 	void *klog;				/* the kernel log reader's state (struct kernlog_scan) */
 };
