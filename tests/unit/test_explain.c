@@ -1363,6 +1363,49 @@ static void test_message_retold_in_other_case(void **state)
 	explain_close(s);
 }
 
+/*
+ * Messages as the programs print them, read in their sources: PyTorch (torch/cuda/amp/grad_scaler.py,
+ * torch/__init__.py's _preload_cuda_deps, torch/cuda/__init__.py, c10's DeviceGuardImplInterface.h,
+ * torch/utils/cpp_extension.py), CUDA's cudaGetErrorString texts as c10 wraps them, ollama's
+ * discover/gpu.go, ggml-cuda.cu, CTranslate2's cublas_stub.cc and utils.h, TensorFlow's
+ * cuda_diagnostics.cc and XLA's cudart_stub.cc.
+ */
+static void test_framework_messages(void **state)
+{
+	static const struct { const char *text; enum cause_id cause; } cases[] = {
+		{ "UserWarning: torch.cuda.amp.GradScaler is enabled, but CUDA is not available.  Disabling.\n",
+		  CAUSE_TORCH_CPU_ONLY },	/* a symptom: its first alternative */
+		{ "RuntimeError: CUDA error: initialization error\n", CAUSE_CUDA_INIT_FAILED },
+		{ "RuntimeError: CUDA error: API call is not supported in the installed CUDA driver\n",
+		  CAUSE_TORCH_DRIVER_TOO_OLD },
+		{ "ValueError: libcublas.so.*[0-9] not found in the system path ['/app', '/usr/lib/python310.zip']\n",
+		  CAUSE_TORCH_LIBS_UNRESOLVED },
+		{ "RuntimeError: PyTorch is not linked with support for cuda devices\n", CAUSE_TORCH_CPU_ONLY },
+		{ "RuntimeError: device 2 is not visible (CUDA_VISIBLE_DEVICES=[0, 1])\n", CAUSE_ENV_VISIBLE_DEVICES },
+		{ "AssertionError: Invalid device id\n", CAUSE_ENV_VISIBLE_DEVICES },
+		{ "OSError: CUDA was not found on the system, please set the CUDA_HOME or the CUDA_PATH environment "
+		  "variable or add NVCC to your system PATH. The extension compilation will fail.\n", CAUSE_TOOLKIT_NOT_INSTALLED },
+		{ "msg=\"unknown error initializing cuda driver library /usr/lib/x86_64-linux-gnu/libcuda.so.550.120: "
+		  "cuda driver library init failure: 999.\"\n", CAUSE_CUDA_INIT_FAILED },
+		{ "msg=\"version mismatch between driver and cuda driver library - reboot or upgrade may be required\"\n",
+		  CAUSE_DRIVER_LIBRARY_MISMATCH },
+		{ "ggml_cuda_init: failed to initialize CUDA: unknown error\n", CAUSE_CUDA_INIT_FAILED },
+		{ "RuntimeError: CUDA failed with error unknown error\n", CAUSE_CUDA_INIT_FAILED },
+		{ "E tensorflow/stream_executor/cuda/cuda_diagnostics.cc:313] kernel version 470.57.2 does not match DSO "
+		  "version 535.104.5 -- cannot find working devices in this configuration\n", CAUSE_DRIVER_LIBRARY_MISMATCH },
+		{ "I external/local_xla/xla/tsl/cuda/cudart_stub.cc:31] Could not find cuda drivers on your machine, GPU "
+		  "will not be used.\n", CAUSE_TORCH_LIBS_UNRESOLVED },
+		{ "RuntimeError: Library libcublas.so.12 is not found or cannot be loaded\n", CAUSE_TORCH_LIBS_UNRESOLVED },
+		/* not these: ggml's line when CUDA works, a sentence that merely says a library is not found */
+		{ "ggml_cuda_init: found 1 CUDA devices\n", CAUSE_COUNT },
+		{ "the library is not found in the docs\n", CAUSE_COUNT },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		expect_first(cases[i].text, cases[i].cause);
+}
+
 static void test_traceback_frame(void **state)
 {
 	static const char text[] =
@@ -1473,6 +1516,7 @@ int main(void)
 		cmocka_unit_test(test_ansi_and_progress_bars),
 		cmocka_unit_test(test_posted_decoration),
 		cmocka_unit_test(test_message_retold_in_other_case),
+		cmocka_unit_test(test_framework_messages),
 		cmocka_unit_test(test_traceback_frame),
 		cmocka_unit_test(test_nothing_recognised),
 		cmocka_unit_test(test_symptom_offers_causes),
