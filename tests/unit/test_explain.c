@@ -1368,7 +1368,8 @@ static void test_message_retold_in_other_case(void **state)
  * torch/__init__.py's _preload_cuda_deps, torch/cuda/__init__.py, c10's DeviceGuardImplInterface.h,
  * torch/utils/cpp_extension.py), CUDA's cudaGetErrorString texts as c10 wraps them, ollama's
  * discover/gpu.go, ggml-cuda.cu, CTranslate2's cublas_stub.cc and utils.h, TensorFlow's
- * cuda_diagnostics.cc and XLA's cudart_stub.cc.
+ * cuda_diagnostics.cc and gpu_device.cc, XLA's cudart_stub.cc and nvptx_compiler.cc, JAX's xla_bridge.py and
+ * CUDA plugin, Numba's cudadrv/driver.py, bitsandbytes' cextension.py, CuPy's runtime errors.
  */
 static void test_framework_messages(void **state)
 {
@@ -1396,6 +1397,23 @@ static void test_framework_messages(void **state)
 		{ "I external/local_xla/xla/tsl/cuda/cudart_stub.cc:31] Could not find cuda drivers on your machine, GPU "
 		  "will not be used.\n", CAUSE_TORCH_LIBS_UNRESOLVED },
 		{ "RuntimeError: Library libcublas.so.12 is not found or cannot be loaded\n", CAUSE_TORCH_LIBS_UNRESOLVED },
+		{ "cupy_backends.cuda.api.runtime.CUDARuntimeError: cudaErrorOperatingSystem: OS call failed or operation "
+		  "not supported on this OS\n", CAUSE_CUDA_INIT_FAILED },
+		{ "numba.cuda.cudadrv.error.CudaSupportError: Error at driver init: CUDA driver library cannot be found.\n",
+		  CAUSE_CUDA_LIB_MISSING },
+		{ "W tensorflow/core/common_runtime/gpu/gpu_device.cc:1934] Cannot dlopen some GPU libraries. Please make "
+		  "sure the missing libraries mentioned above are installed properly\n", CAUSE_TORCH_LIBS_UNRESOLVED },
+		{ "CUDA backend failed to initialize: FAILED_PRECONDITION: No visible GPU devices.\n", CAUSE_CUDA_INIT_FAILED },
+		{ "CUDA backend failed to initialize: Found CUDA version 12010, but JAX was built against version 12020, "
+		  "which is newer.\n", CAUSE_ENV_LIBRARY_SHADOWING },
+		{ "Unable to initialize backend 'cuda': Unable to use CUDA because of the following issues with CUDA "
+		  "components:\nOutdated cuDNN installation found.\n", CAUSE_CUDNN_MISMATCH },
+		{ "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back "
+		  "to cpu.\n", CAUSE_TORCH_CPU_ONLY },
+		{ "W external/xla/xla/service/gpu/nvptx_compiler.cc:744] The NVIDIA driver's CUDA version is 12.2 which is "
+		  "older than the ptxas CUDA version (12.3.107).\n", CAUSE_TOOLKIT_NEWER_THAN_DRIVER },
+		{ "RuntimeError: CUDA Setup failed despite GPU being available. Please run the following command to get "
+		  "more information: python -m bitsandbytes\n", CAUSE_TORCH_LIBS_UNRESOLVED },
 		/* not these: ggml's line when CUDA works, a sentence that merely says a library is not found */
 		{ "ggml_cuda_init: found 1 CUDA devices\n", CAUSE_COUNT },
 		{ "the library is not found in the docs\n", CAUSE_COUNT },
