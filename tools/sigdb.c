@@ -226,11 +226,14 @@ int main(int argc, char **argv)
 	}
 	if (bad)
 		return 1;
-	/* Check each alone first, so that a rejected pattern is named by its line (the prose rows with the rest). */
+	/*
+	 * Check each alone first, so that a rejected pattern is named by its line (the prose rows with the rest),
+	 * each with the flags it is compiled with: a caseless copy is checked caseless, not as its exact twin again.
+	 */
 	for (int i = 0; i < n + nprose; i++) {
 		const char *one = i < n ? patterns[i] : prose[i - n];
 
-		if (hs_compile(one, 0, HS_MODE_BLOCK, NULL, &db, &cerr) != HS_SUCCESS) {
+		if (hs_compile(one, i < n ? flags[i] : prose_flags[i - n], HS_MODE_BLOCK, NULL, &db, &cerr) != HS_SUCCESS) {
 			fprintf(stderr, "%s:%d: Vectorscan rejects the pattern: %s\n", argv[1],
 				i < n ? lines[i] : prose_lines[i - n], cerr->message);
 			hs_free_compile_error(cerr);

@@ -144,8 +144,8 @@ static char html_reference(const char *p, const char *end, size_t *len)
 
 /*
  * The ASCII a typographic UTF-8 sequence at p stands for in an error message (' for ‘ ’, " for “ ”, a
- * space for a no-break or an ideographic space, ASCII for its full-width form), or '\0' to drop it (a zero-width space, a byte order mark); *len is its
- * length. -1 when p starts none of those.
+ * space for a no-break or an ideographic space, ASCII for its full-width form), or '\0' to drop it (a
+ * zero-width space, a byte order mark); *len is its length. -1 when p starts none of those.
  */
 static int typographic(const unsigned char *p, const unsigned char *end, size_t *len)
 {

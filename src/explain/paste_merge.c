@@ -194,11 +194,11 @@ static int by_position(const void *a, const void *b)
 	return x->number < y->number ? -1 : x->number > y->number;
 }
 
-/* Whether c already shows that line (a sentence can state two facts: "toolkit 12.5 ... driver 550.90.07"). */
-static bool shows_line(const struct explain_cause *c, int input, unsigned long number)
+/* Whether lines[0..n) hold that line already (a sentence can state two facts: "toolkit 12.5 ... driver 550.90.07"). */
+static bool line_listed(const struct explain_line *lines, int n, const struct paste_line *l)
 {
-	for (int i = 0; i < c->nlines; i++)
-		if (c->lines[i].input == input && c->lines[i].number == number)
+	for (int i = 0; i < n; i++)
+		if (lines[i].input == l->input && lines[i].number == l->number)
 			return true;
 	return false;
 }
@@ -209,7 +209,7 @@ static void add_lines(struct explain_cause *c, const struct paste *p, unsigned n
 	for (int s = 0; s < PASTE_NSECTIONS && c->nlines < EXPLAIN_MAX_LINES; s++) {
 		const struct paste_line *l = &p->first[s];
 
-		if (!(needs & S(s)) || l->number == 0 || shows_line(c, l->input, l->number))
+		if (!(needs & S(s)) || l->number == 0 || line_listed(c->lines, c->nlines, l))
 			continue;
 		c->lines[c->nlines].input = l->input;
 		c->lines[c->nlines].number = l->number;
@@ -228,11 +228,7 @@ static void paste_evidence(struct explain_cause *c, const struct paste *p, const
 	int n = 0;
 
 	for (int s = 0; s < PASTE_NSECTIONS; s++) {
-		bool shown = false;
-
-		for (int i = 0; i < n; i++)
-			shown |= at[i].input == p->first[s].input && at[i].number == p->first[s].number;
-		if (!(needs & S(s)) || p->first[s].number == 0 || shown)
+		if (!(needs & S(s)) || p->first[s].number == 0 || line_listed(at, n, &p->first[s]))
 			continue;
 		at[n].input = p->first[s].input;
 		at[n].number = p->first[s].number;

@@ -4,8 +4,8 @@
  * Input is read into a fixed buffer; each run of complete lines in it is a
  * region, cleaned in place (clean.c: ANSI escape sequences; in the first
  * bytes also a posted report's quote markers, escapes and typography) and
- * matched in one block-mode scan. What follows the last newline waits for the next read;
- * a line longer than the whole buffer is scanned in buffer-sized pieces (a
+ * matched in one block-mode scan. What follows the last newline waits for
+ * the next read; a line longer than the whole buffer is scanned in buffer-sized pieces (a
  * message cut at such a seam can be missed). Line numbers are counted only
  * up to each match and once at a region's end, eight bytes at a time.
  *
@@ -230,7 +230,6 @@ static int extract(struct explain_scanner *s, size_t row, bool caseless, const c
 	return n;
 }
 
-/* The hit for this row (and, for rows keyed by a value such as an Xid, that value); NULL when full. */
 /* Whether row has matched already, under any key. */
 static bool row_seen(const struct explain_scanner *s, size_t row)
 {
@@ -240,6 +239,7 @@ static bool row_seen(const struct explain_scanner *s, size_t row)
 	return false;
 }
 
+/* The hit for this row (and, for rows keyed by a value such as an Xid, that value); NULL when full. */
 static struct explain_hit *hit_for(struct explain_scanner *s, size_t row, const char *key)
 {
 	for (int i = 0; i < s->nhits; i++)
@@ -307,7 +307,6 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
 	/* a row's caseless copy reads what its exact pattern did not: a message retold in other case */
 	if (caseless && row_seen(s, row))
 		return 0;
-	id = (unsigned)row;
 	if (to > s->region_len)
 		to = s->region_len;
 	/* a match that takes the newline belongs to the line it ends, not the next */
@@ -316,7 +315,7 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
 	match_end = region + to;
 	number = line_at(s, (size_t)to) + 1;
 	/* A pattern with an open-ended tail matches at many ends on one line: the first one counts. */
-	if (id < EXPLAIN_INTERNAL_BASE && s->last_row_line[row % LAST_ROW_SLOTS].row == row + 1 &&
+	if (row < EXPLAIN_INTERNAL_BASE && s->last_row_line[row % LAST_ROW_SLOTS].row == row + 1 &&
 	    s->last_row_line[row % LAST_ROW_SLOTS].line == number && s->last_row_line[row % LAST_ROW_SLOTS].input == s->ninputs)
 		return 0;
 	/* memrchr: on a line of a megabyte, every signature that matches it walks back to its start */
@@ -325,8 +324,8 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
 	end = memchr(match_end, '\n', s->region_len - (size_t)to);
 	if (!end)
 		end = region + s->region_len;
-	if (id >= EXPLAIN_INTERNAL_BASE) {
-		on_traceback(s, id - EXPLAIN_INTERNAL_BASE, start, end, number);
+	if (row >= EXPLAIN_INTERNAL_BASE) {
+		on_traceback(s, row - EXPLAIN_INTERNAL_BASE, start, end, number);
 		return 0;
 	}
 	window = match_end - region > EXTRACT_WINDOW ? match_end - EXTRACT_WINDOW : region;
