@@ -1366,10 +1366,12 @@ static void test_message_retold_in_other_case(void **state)
 /*
  * Messages as the programs print them, read in their sources: PyTorch (torch/cuda/amp/grad_scaler.py,
  * torch/__init__.py's _preload_cuda_deps, torch/cuda/__init__.py, c10's DeviceGuardImplInterface.h,
- * torch/utils/cpp_extension.py), CUDA's cudaGetErrorString texts as c10 wraps them, ollama's
- * discover/gpu.go, ggml-cuda.cu, CTranslate2's cublas_stub.cc and utils.h, TensorFlow's
- * cuda_diagnostics.cc and gpu_device.cc, XLA's cudart_stub.cc and nvptx_compiler.cc, JAX's xla_bridge.py and
- * CUDA plugin, Numba's cudadrv/driver.py, bitsandbytes' cextension.py, CuPy's runtime errors.
+ * torch/utils/cpp_extension.py, torch/utils/data/dataloader.py, torch/backends/cudnn/__init__.py,
+ * torch/distributed/distributed_c10d.py, ATen's OperatorEntry.cpp and CUDAHooksInterface.h), CUDA's
+ * cudaGetErrorString texts as c10 wraps them, ollama's discover/gpu.go, ggml-cuda.cu, CTranslate2's
+ * cublas_stub.cc and utils.h, TensorFlow's cuda_diagnostics.cc and gpu_device.cc, XLA's cudart_stub.cc and
+ * nvptx_compiler.cc, JAX's xla_bridge.py and CUDA plugin, Numba's cudadrv/driver.py, bitsandbytes'
+ * cextension.py, CuPy's runtime errors.
  */
 static void test_framework_messages(void **state)
 {
@@ -1414,6 +1416,26 @@ static void test_framework_messages(void **state)
 		  "older than the ptxas CUDA version (12.3.107).\n", CAUSE_TOOLKIT_NEWER_THAN_DRIVER },
 		{ "RuntimeError: CUDA Setup failed despite GPU being available. Please run the following command to get "
 		  "more information: python -m bitsandbytes\n", CAUSE_TORCH_LIBS_UNRESOLVED },
+		{ "/venv/lib/python3.12/site-packages/torch/utils/data/dataloader.py:665: UserWarning: 'pin_memory' "
+		  "argument is set as true but no accelerator is found, then device pinned memory won't be used.\n",
+		  CAUSE_TORCH_CPU_ONLY },	/* a symptom: its first alternative */
+		{ "ValueError: ProcessGroupNCCL is only supported with GPUs, no GPUs found!\n", CAUSE_TORCH_CPU_ONLY },
+		{ "UserWarning: Can't initialize NVML\n", CAUSE_DRIVER_LIBRARY_MISMATCH },
+		{ "RuntimeError: Distributed package doesn't have NCCL built in\n", CAUSE_TORCH_CPU_ONLY },
+		{ "NotImplementedError: Could not run 'torchvision::nms' with arguments from the 'CUDA' backend.\n",
+		  CAUSE_TORCH_CPU_ONLY },
+		{ "Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two shared "
+		  "libraries\n", CAUSE_TORCH_LIBS_UNRESOLVED },
+		{ "UserWarning: PyTorch was compiled without cuDNN/MIOpen support. To use cuDNN/MIOpen, rebuild PyTorch\n",
+		  CAUSE_TORCH_CUDNN_UNUSABLE },
+		{ "UserWarning: cuDNN/MIOpen library not found. Check your LD_LIBRARY_PATH\n", CAUSE_CUDNN_MISSING },
+		{ "ImportError: Failed to load PyTorch C extensions:\n    It appears that PyTorch has loaded the `torch/_C` "
+		  "folder\n", CAUSE_TORCH_IMPORT_FAILED },
+		{ "ValueError: Unknown CUDA arch (8.9+PTX) or GPU not supported\n", CAUSE_TORCH_ARCH_UNSUPPORTED },
+		{ "    arch_list[-1] += '+PTX'\nIndexError: list index out of range\n", CAUSE_CONTAINER_NO_GPU },
+		{ "Found GPU0 GeForce RTX 2080 Ti which requires CUDA_VERSION >= 10000 to\n", CAUSE_TORCH_ARCH_UNSUPPORTED },
+		{ "The detected CUDA version (11.5) has a minor version mismatch with the version that was used to compile "
+		  "PyTorch (11.7). Most likely this shouldn't be a problem.\n", CAUSE_TOOLKIT_CONFLICT },
 		/* not these: ggml's line when CUDA works, a sentence that merely says a library is not found */
 		{ "ggml_cuda_init: found 1 CUDA devices\n", CAUSE_COUNT },
 		{ "the library is not found in the docs\n", CAUSE_COUNT },
