@@ -1,7 +1,8 @@
 /*
  * clean.c - what the way a text was captured or posted adds to it: a
  * terminal's escape sequences, a forum's quote markers and escapes, a word
- * processor's quotes. Both cleaners work in place and only shorten.
+ * processor's quotes. These cleaners work in place and only shorten; the
+ * last one finds where a sentence was wrapped onto the next line.
  */
 #include "explain/clean.h"
 
@@ -252,4 +253,91 @@ size_t clean_posted(char *p, size_t n)
 		r = nl ? nl + 1 : end;
 	}
 	return (size_t)(w - p);
+}
+
+/* Whether [p, end) holds two blanks in a row between its words: columns (pip list, ls -l, a table), not prose. */
+static bool has_columns(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	for (; p + 1 < end; p++)
+		if ((*p == ' ' || *p == '\t') && (p[1] == ' ' || p[1] == '\t'))
+			return true;
+	return false;
+}
+
+/*
+ * Whether the line [start, nl) goes on in the line after nl: it is long, ends in a word or a comma,
+ * and the next line starts at its left margin with a plain lower-case word, maybe in parentheses ("system is
+ * too old", "(found version 11000)"; not "nvidia-smi", "crw-rw----", "torch==2.1.0").
+ */
+static bool wraps_at(const char *start, const char *nl, const char *end)
+{
+	const char *last = nl, *next = nl + 1, *word = next, *next_nl;
+
+	while (last > start && (last[-1] == ' ' || last[-1] == '\t'))
+		last--;
+	if (last - start < WRAP_MIN_LINE || !((char_is_alnum((unsigned char)last[-1]) && !char_is_digit((unsigned char)last[-1])) || last[-1] == ','))
+		return false;
+	if (word < end && *word == '(')
+		word++;		/* "(found version 11000)", "(torch.cuda.FloatTensor)" */
+	next = word;
+	while (word < end && *word >= 'a' && *word <= 'z')
+		word++;
+	if (word == next || (word < end && *word != '\n' && !strchr(" ,.;:)", *word)))
+		return false;
+	next = nl + 1;
+	next_nl = memchr(next, '\n', (size_t)(end - next));
+	if (has_columns(start, nl) || has_columns(next, next_nl ? next_nl : end))
+		return false;
+	/* a log's next line of the same kind ("step 12 | loss ..." after "step 11 | loss ...") is no continuation */
+	while (start < nl && (*start == ' ' || *start == '\t'))
+		start++;
+	return !(nl - start > word - next && memcmp(start, next, (size_t)(word - next)) == 0 &&
+		 !char_is_alnum((unsigned char)start[word - next]));
+}
+
+/* See clean.h. */
+bool clean_wrapped(const char *p, size_t n)
+{
+	const char *end = p + n;
+
+	for (const char *nl; p < end && (nl = memchr(p, '\n', (size_t)(end - p))); p = nl + 1)
+		if (nl + 1 < end && wraps_at(p, nl, end))
+			return true;
+	return false;
+}
+
+/* See clean.h. */
+size_t clean_unwrap(char *p, size_t n)
+{
+	const char *r = p, *end = p + n;
+	char *w = p;
+	size_t joined = 0;
+
+	while (r < end) {
+		const char *nl = memchr(r, '\n', (size_t)(end - r));
+		const char *stop = nl ? nl : end;
+		/* read before the line moves: the text left of r is already rewritten, the rest not yet */
+		bool wraps = nl && nl + 1 < end && wraps_at(r, nl, end);
+
+		memmove(w, r, (size_t)(stop - r));
+		w += stop - r;
+		if (wraps) {
+			/* one blank where the line broke; what that saves waits at the end of the sentence */
+			while (w > p && (w[-1] == ' ' || w[-1] == '\t'))
+				w--;
+			*w++ = ' ';
+			joined++;
+		} else {
+			while (w < stop)
+				*w++ = ' ';
+			if (nl)
+				*w++ = '\n';
+		}
+		r = nl ? nl + 1 : end;
+	}
+	return joined;
 }

@@ -5,6 +5,7 @@
 #ifndef GD_EXPLAIN_CLEAN_H
 #define GD_EXPLAIN_CLEAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -25,5 +26,20 @@ size_t clean_ansi(char *p, size_t n);
  * Returns the new length.
  */
 size_t clean_posted(char *p, size_t n);
+
+/* A line shorter than this is a line of its own (a heading, a command, a field), not wrapped prose. */
+#define WRAP_MIN_LINE 40
+
+/*
+ * Join in place the lines of p[0..n) that a mail client, an editor or a reporter wrapped: where a long line
+ * ends in a word and the next goes on with a lower-case word at the margin ("The NVIDIA driver on your" /
+ * "system is too old"), the break and the blanks before it become one space. Column output (two blanks in a
+ * row) is never joined. A joined sentence keeps its offset and its length (blanks pad its end), so every
+ * newline left stays where it was. Returns how many line breaks it joined.
+ */
+size_t clean_unwrap(char *p, size_t n);
+
+/* Whether clean_unwrap would join any line of p[0..n): it reads, and writes nothing. */
+bool clean_wrapped(const char *p, size_t n);
 
 #endif

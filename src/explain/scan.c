@@ -99,6 +99,7 @@ void explain_close(struct explain_scanner *s)
 	for (int i = 0; i < s->ninputs; i++)
 		free(s->inputs[i]);
 	free(s->buf);
+	free(s->unwrapped);
 	paste_free(s->paste);
 	free(s);
 }
@@ -128,7 +129,7 @@ static unsigned long count_newlines(const char *p, size_t n)
 static unsigned long line_at(struct explain_scanner *s, size_t off)
 {
 	if (off > s->counted) {
-		s->count_line += count_newlines(s->region + s->counted, off - s->counted);
+		s->count_line += count_newlines(s->numbered + s->counted, off - s->counted);
 		s->counted = off;
 	}
 	return s->count_line;
@@ -230,10 +231,10 @@ static int extract(struct explain_scanner *s, size_t row, bool caseless, const c
 	return n;
 }
 
-/* Whether row has matched already, under any key. */
+/* Whether row has matched already, under any key (in the scan of wrapped lines: before it). */
 static bool row_seen(const struct explain_scanner *s, size_t row)
 {
-	for (int i = 0; i < s->nhits; i++)
+	for (int i = 0; i < (s->unwrapping ? s->unwrap_nhits : s->nhits); i++)
 		if (s->hits[i].row == row && s->hits[i].count > 0)
 			return true;
 	return false;
@@ -304,26 +305,30 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
 
 	(void)from;
 	(void)flags;
-	/* a row's caseless copy reads what its exact pattern did not: a message retold in other case */
-	if (caseless && row_seen(s, row))
+	/* a row's caseless copy reads what its exact pattern did not: a message retold in other case; the scan
+	 * of wrapped lines reads what no row's pattern found in the lines as they stand */
+	if ((caseless || s->unwrapping) && row_seen(s, row))
 		return 0;
+	if (s->unwrapping && row >= EXPLAIN_INTERNAL_BASE)
+		return 0;	/* the traceback was read in the lines as they stand */
 	if (to > s->region_len)
 		to = s->region_len;
 	/* a match that takes the newline belongs to the line it ends, not the next */
 	if (to > 0 && region[to - 1] == '\n')
 		to--;
 	match_end = region + to;
-	number = line_at(s, (size_t)to) + 1;
-	/* A pattern with an open-ended tail matches at many ends on one line: the first one counts. */
-	if (row < EXPLAIN_INTERNAL_BASE && s->last_row_line[row % LAST_ROW_SLOTS].row == row + 1 &&
-	    s->last_row_line[row % LAST_ROW_SLOTS].line == number && s->last_row_line[row % LAST_ROW_SLOTS].input == s->ninputs)
-		return 0;
 	/* memrchr: on a line of a megabyte, every signature that matches it walks back to its start */
 	start = to > 0 ? memrchr(region, '\n', (size_t)to) : NULL;
 	start = start ? start + 1 : region;
 	end = memchr(match_end, '\n', s->region_len - (size_t)to);
 	if (!end)
 		end = region + s->region_len;
+	/* the line where the match's line starts: of joined lines, the first */
+	number = line_at(s, (size_t)(start - region)) + 1;
+	/* A pattern with an open-ended tail matches at many ends on one line: the first one counts. */
+	if (row < EXPLAIN_INTERNAL_BASE && s->last_row_line[row % LAST_ROW_SLOTS].row == row + 1 &&
+	    s->last_row_line[row % LAST_ROW_SLOTS].line == number && s->last_row_line[row % LAST_ROW_SLOTS].input == s->ninputs)
+		return 0;
 	if (row >= EXPLAIN_INTERNAL_BASE) {
 		on_traceback(s, row - EXPLAIN_INTERNAL_BASE, start, end, number);
 		return 0;
@@ -470,6 +475,36 @@ static void hits_from_paste(struct explain_scanner *s)
 		  text + strlen(text));
 }
 
+/*
+ * Scan p[0..n) again with its wrapped lines joined (clean_unwrap), for the rows that found nothing in the lines
+ * as they stand: a message a reporter's editor broke in two. The joined text keeps every offset, and its
+ * lines are numbered by p's newlines, so a match names the first line of the sentence.
+ */
+static void scan_unwrapped(struct explain_scanner *s, const char *p, size_t n)
+{
+	if (!clean_wrapped(p, n))
+		return;
+	if (!s->unwrapped && !(s->unwrapped = malloc(BUFFER_SIZE)))
+		return;	/* no memory: the lines as they stand were read */
+	memcpy(s->unwrapped, p, n);
+	clean_unwrap(s->unwrapped, n);
+	s->unwrapping = true;
+	s->unwrap_nhits = s->nhits;
+	s->region = s->unwrapped;
+	s->counted = 0;
+	s->count_line = s->line_base;
+	hs_scan(s->db, s->unwrapped, (unsigned)n, 0, s->scratch, on_match, s);
+	if (s->prose_db) {
+		s->counted = 0;
+		s->count_line = s->line_base;
+		hs_scan(s->prose_db, s->unwrapped, (unsigned)n, 0, s->scratch, on_match, s);
+	}
+	s->unwrapping = false;
+	s->region = p;
+	s->counted = 0;
+	s->count_line = s->line_base;
+}
+
 static void scan_region(struct explain_scanner *s, char *p, size_t n)
 {
 	if (memchr(p, 0x1b, n))
@@ -477,7 +512,7 @@ static void scan_region(struct explain_scanner *s, char *p, size_t n)
 	/* a posted report's quotes, escapes and typography: in the first bytes, where reports are pasted */
 	if (s->paste->bytes < PASTE_MAX_BYTES)
 		n = clean_posted(p, n);
-	s->region = p;
+	s->region = s->numbered = p;
 	s->region_len = n;
 	s->counted = 0;
 	s->count_line = s->line_base;
@@ -490,6 +525,7 @@ static void scan_region(struct explain_scanner *s, char *p, size_t n)
 			s->count_line = s->line_base;
 			hs_scan(s->prose_db, p, (unsigned)n, 0, s->scratch, on_match, s);
 		}
+		scan_unwrapped(s, p, n);
 		paste_feed(s->paste, p, n, s->ninputs - 1, s->line_base);
 	}
 	hits_from_paste(s);

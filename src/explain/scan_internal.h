@@ -38,10 +38,14 @@ struct explain_scanner {
 	struct pcre2_real_match_data_8 *match_data;
 	char *buf;
 	size_t len;
-	/* the region being scanned */
-	const char *region;
+	/* the region being scanned: its text, and the text whose newlines number its lines (the same but in the
+	 * second scan of wrapped lines, whose text has them joined) */
+	const char *region, *numbered;
 	size_t region_len, counted;
 	unsigned long count_line, line_base;
+	char *unwrapped;		/* BUFFER_SIZE bytes for that second scan, taken on its first need */
+	int unwrap_nhits;		/* while it runs, the hits before it: only rows none of them matched count */
+	bool unwrapping;
 	struct {
 		size_t row;	/* row + 1; 0 = empty */
 		unsigned long line;

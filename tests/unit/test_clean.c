@@ -91,6 +91,57 @@ static void test_ansi(void **state)
 	assert_string_equal(buf, "RuntimeError: x y z\n");
 }
 
+/* clean_unwrap over a copy of in must give want (of the same length) and join joined line breaks. */
+static void expect_unwrapped(const char *in, const char *want, size_t joined)
+{
+	char buf[512];
+	size_t n = strlen(in), got;
+
+	assert_true(n < sizeof(buf));
+	assert_int_equal(strlen(want), n);
+	memcpy(buf, in, n + 1);
+	got = clean_unwrap(buf, n);
+	if (strcmp(buf, want) != 0)
+		fail_msg("\"%s\" -> \"%s\", want \"%s\"", in, buf, want);
+	assert_int_equal(got, joined);
+}
+
+static void test_unwrap(void **state)
+{
+	(void)state;
+	/* a sentence broken after a word, and before a parenthesis: one blank where it broke, the saved
+	 * blanks at the sentence's end, so the newline after it stays where it was */
+	expect_unwrapped("UserWarning: CUDA initialization: The NVIDIA driver on your \nsystem is too old\nnext\n",
+			 "UserWarning: CUDA initialization: The NVIDIA driver on your system is too old \nnext\n", 1);
+	expect_unwrapped("RuntimeError: Input type (torch.FloatTensor) and weight type\n(torch.cuda.FloatTensor) "
+			 "should be the same\n",
+			 "RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) "
+			 "should be the same\n", 1);
+	/* three lines of one sentence */
+	expect_unwrapped("this line is long enough to be wrapped prose that goes\non for a while, long enough to be "
+			 "wrapped\nagain\n",
+			 "this line is long enough to be wrapped prose that goes on for a while, long enough to be "
+			 "wrapped again\n", 2);
+	/* not joined: a short line, a line that ends a sentence, a next line that starts in upper case, with a
+	 * command, a file mode or a version, or indented; column output */
+	expect_unwrapped("short line\nand more\n", "short line\nand more\n", 0);
+	expect_unwrapped("RuntimeError: CUDA error: out of memory happened here.\nnext line\n",
+			 "RuntimeError: CUDA error: out of memory happened here.\nnext line\n", 0);
+	expect_unwrapped("RuntimeError: CUDA error: out of memory happened here\nCUDA kernel errors\n",
+			 "RuntimeError: CUDA error: out of memory happened here\nCUDA kernel errors\n", 0);
+	expect_unwrapped("the driver was installed with the package manager and\nnvidia-smi says nothing\n",
+			 "the driver was installed with the package manager and\nnvidia-smi says nothing\n", 0);
+	expect_unwrapped("crw-rw-rw- 1 root root 195, 0 Jan  1 00:00 /dev/nvidia0\ncrw-rw-rw- 1 root root\n",
+			 "crw-rw-rw- 1 root root 195, 0 Jan  1 00:00 /dev/nvidia0\ncrw-rw-rw- 1 root root\n", 0);
+	expect_unwrapped("the packages installed in this environment are listed here\ntorch==2.1.0\n",
+			 "the packages installed in this environment are listed here\ntorch==2.1.0\n", 0);
+	expect_unwrapped("  File \"/home/a/train.py\", line 42, in <module> model\n    loss = step(batch)\n",
+			 "  File \"/home/a/train.py\", line 42, in <module> model\n    loss = step(batch)\n", 0);
+	expect_unwrapped("nvidia-cublas-cu12           12.1.3.1 and more text here\nnvidia-cudnn-cu12 8.9\n",
+			 "nvidia-cublas-cu12           12.1.3.1 and more text here\nnvidia-cudnn-cu12 8.9\n", 0);
+	expect_unwrapped("", "", 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -99,6 +150,7 @@ int main(void)
 		cmocka_unit_test(test_typography_and_entities),
 		cmocka_unit_test(test_line_ends_and_lengths),
 		cmocka_unit_test(test_ansi),
+		cmocka_unit_test(test_unwrap),
 	};
 
 	return cmocka_run_group_tests_name("clean", tests, NULL, NULL);

@@ -1364,6 +1364,39 @@ static void test_message_retold_in_other_case(void **state)
 }
 
 /*
+ * A message a reporter's editor wrapped is read as one line, named by its first line; a message that stands
+ * whole on its line is not counted again by the reading of joined lines.
+ */
+static void test_wrapped_message(void **state)
+{
+	static const char wrapped[] = "Here is what I get:\n"
+				      "UserWarning: CUDA initialization: The NVIDIA driver on your\n"
+				      "system is too old (found version 11040). Please update your GPU driver by\n"
+				      "downloading and installing a new version.\n";
+	static const char whole[] = "UserWarning: CUDA initialization: The NVIDIA driver on your system is too old "
+				    "(found version 11040).\n"
+				    "the same warning came back after i reinstalled everything in the environment\n"
+				    "again today.\n";
+	struct explain_report r;
+	struct explain_scanner *s = scan(wrapped, sizeof(wrapped) - 1, &r);
+
+	(void)state;
+	assert_true(r.count >= 1);
+	assert_int_equal(r.causes[0].cause, CAUSE_TORCH_DRIVER_TOO_OLD);
+	assert_int_equal(r.causes[0].lines[0].number, 2);
+	assert_non_null(strstr(r.causes[0].lines[0].text, "system is too old (found version 11040)"));
+	explain_report_release(&r);
+	explain_close(s);
+	s = scan(whole, sizeof(whole) - 1, &r);
+	assert_true(r.count >= 1);
+	assert_int_equal(r.causes[0].cause, CAUSE_TORCH_DRIVER_TOO_OLD);
+	assert_int_equal(r.causes[0].count, 1);
+	assert_int_equal(r.causes[0].lines[0].number, 1);
+	explain_report_release(&r);
+	explain_close(s);
+}
+
+/*
  * Messages as the programs print them, read in their sources: PyTorch (torch/cuda/amp/grad_scaler.py,
  * torch/__init__.py's _preload_cuda_deps, torch/cuda/__init__.py, c10's DeviceGuardImplInterface.h,
  * torch/utils/cpp_extension.py, torch/utils/data/dataloader.py, torch/backends/cudnn/__init__.py,
@@ -1556,6 +1589,7 @@ int main(void)
 		cmocka_unit_test(test_ansi_and_progress_bars),
 		cmocka_unit_test(test_posted_decoration),
 		cmocka_unit_test(test_message_retold_in_other_case),
+		cmocka_unit_test(test_wrapped_message),
 		cmocka_unit_test(test_framework_messages),
 		cmocka_unit_test(test_traceback_frame),
 		cmocka_unit_test(test_nothing_recognised),
