@@ -1479,6 +1479,43 @@ static void test_framework_messages(void **state)
 		expect_first(cases[i].text, cases[i].cause);
 }
 
+/*
+ * Messages of tools around the GPU, read in their sources or documentation (systemd, nvidia-smi, the open
+ * kernel module's kernel_gsp.c, Darknet, DeepSpeed's op builder, Docker), and what a reporter says of the
+ * machine: an Intel or AMD GPU named, one GPU, memory left orphaned.
+ */
+static void test_tool_messages_and_machine_prose(void **state)
+{
+	static const struct { const char *text; enum cause_id cause; } cases[] = {
+		{ "Unit nvidia-fabricmanager.service could not be found.\n", CAUSE_DRIVER_FABRIC_MANAGER },
+		{ "| NVIDIA-SMI 470.57.02    Driver Version: 470.57.02    CUDA Version: N/A      |\n", CAUSE_CUDA_LIB_MISSING },
+		{ "NVRM: GPU0 _kgspFwContainerVerifyVersion: GSP firmware image version mismatch:\n"
+		  "got version 595.71.05, expected version 595.58.03\n", CAUSE_DRIVER_LIBRARY_MISMATCH },
+		{ " Error: cuDNN isn't found FWD algo for convolution.\n", CAUSE_RUNTIME_OUT_OF_MEMORY },
+		{ "deepspeed.ops.op_builder.builder.CUDAMismatchException: >- DeepSpeed Op Builder: Installed CUDA version "
+		  "12.2 does not match the version torch was compiled with 11.7, unable to compile cuda/cpp extensions\n",
+		  CAUSE_TOOLKIT_CONFLICT },
+		{ "Getting `could not select device driver with capabilities: [[gpu]]`\n", CAUSE_CONTAINER_RUNTIME_MISSING },
+		{ "$ docker run --device /dev/nvidia0:/dev/nvidia0 --device /dev/nvidiactl:/dev/nvidiactl -it "
+		  "nvidia/cuda:7.0-devel bash\n", CAUSE_CUDA_LIB_MISSING },
+		{ "RuntimeError: Found no NVIDIA driver on your system.\nIs there a way to use Fooocus from an Intel GPU?\n",
+		  CAUSE_GPU_NONE },
+		{ "RuntimeError: Found no NVIDIA driver on your system.\nSystem specs are a Ryzen 7 3700x and a Radeon 6700XT.\n",
+		  CAUSE_GPU_NONE },
+		{ "If you only have one GPU, the setup steps give the following error:\n"
+		  "cuda runtime error (38) : no CUDA-capable device is detected\n", CAUSE_ENV_VISIBLE_DEVICES },
+		{ "It appears that the memory is orphaned on the GPU when pycaffe exits unexpectedly.\n", CAUSE_GPU_MEMORY_BUSY },
+		/* not these: DeepSpeed accepting a minor difference, the CUDA version nvidia-smi does report */
+		{ "Installed CUDA version 12.6 does not match the version torch was compiled with 12.4 but since the APIs "
+		  "are compatible, accepting this combination\n", CAUSE_COUNT },
+		{ "| NVIDIA-SMI 535.183.01             Driver Version: 535.183.01   CUDA Version: 12.2     |\n", CAUSE_COUNT },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		expect_first(cases[i].text, cases[i].cause);
+}
+
 static void test_traceback_frame(void **state)
 {
 	static const char text[] =
@@ -1591,6 +1628,7 @@ int main(void)
 		cmocka_unit_test(test_message_retold_in_other_case),
 		cmocka_unit_test(test_wrapped_message),
 		cmocka_unit_test(test_framework_messages),
+		cmocka_unit_test(test_tool_messages_and_machine_prose),
 		cmocka_unit_test(test_traceback_frame),
 		cmocka_unit_test(test_nothing_recognised),
 		cmocka_unit_test(test_symptom_offers_causes),
