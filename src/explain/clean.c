@@ -269,34 +269,39 @@ static bool has_columns(const char *p, const char *end)
 }
 
 /*
- * Whether the line [start, nl) goes on in the line after nl: it is long, ends in a word or a comma,
- * and the next line starts at its left margin with a plain lower-case word, maybe in parentheses ("system is
- * too old", "(found version 11000)"; not "nvidia-smi", "crw-rw----", "torch==2.1.0").
+ * Whether the line [start, nl) goes on in the line after nl: it is long, ends in a word or a comma, and the
+ * next line starts at the same margin with a plain lower-case word, maybe in parentheses ("system is too
+ * old", "(found version 11000)"; not "nvidia-smi", "crw-rw----", "torch==2.1.0").
  */
 static bool wraps_at(const char *start, const char *nl, const char *end)
 {
-	const char *last = nl, *next = nl + 1, *word = next, *next_nl;
+	const char *text = start, *last = nl, *next = nl + 1, *first, *word, *word_end, *next_nl;
+	size_t margin;
 
-	while (last > start && (last[-1] == ' ' || last[-1] == '\t'))
+	while (text < nl && (*text == ' ' || *text == '\t'))
+		text++;
+	margin = (size_t)(text - start);
+	while (last > text && (last[-1] == ' ' || last[-1] == '\t'))
 		last--;
-	if (last - start < WRAP_MIN_LINE || !((char_is_alnum((unsigned char)last[-1]) && !char_is_digit((unsigned char)last[-1])) || last[-1] == ','))
+	if (last - text < WRAP_MIN_LINE ||
+	    !((char_is_alnum((unsigned char)last[-1]) && !char_is_digit((unsigned char)last[-1])) || last[-1] == ','))
 		return false;
-	if (word < end && *word == '(')
+	/* text indented as code keeps its indentation on every line */
+	if ((size_t)(end - next) <= margin || memcmp(start, next, margin) != 0)
+		return false;
+	first = word = next + margin;
+	if (*word == '(')
 		word++;		/* "(found version 11000)", "(torch.cuda.FloatTensor)" */
-	next = word;
-	while (word < end && *word >= 'a' && *word <= 'z')
-		word++;
-	if (word == next || (word < end && *word != '\n' && !strchr(" ,.;:)", *word)))
+	for (word_end = word; word_end < end && *word_end >= 'a' && *word_end <= 'z'; word_end++)
+		;
+	if (word_end == word || (word_end < end && *word_end != '\n' && !strchr(" ,.;:)", *word_end)))
 		return false;
-	next = nl + 1;
 	next_nl = memchr(next, '\n', (size_t)(end - next));
-	if (has_columns(start, nl) || has_columns(next, next_nl ? next_nl : end))
+	if (has_columns(text, nl) || has_columns(first, next_nl ? next_nl : end))
 		return false;
 	/* a log's next line of the same kind ("step 12 | loss ..." after "step 11 | loss ...") is no continuation */
-	while (start < nl && (*start == ' ' || *start == '\t'))
-		start++;
-	return !(nl - start > word - next && memcmp(start, next, (size_t)(word - next)) == 0 &&
-		 !char_is_alnum((unsigned char)start[word - next]));
+	return !(last - text > word_end - first && memcmp(text, first, (size_t)(word_end - first)) == 0 &&
+		 !char_is_alnum((unsigned char)text[word_end - first]));
 }
 
 /* See clean.h. */
@@ -316,15 +321,19 @@ size_t clean_unwrap(char *p, size_t n)
 	const char *r = p, *end = p + n;
 	char *w = p;
 	size_t joined = 0;
+	bool goes_on = false;	/* the line before wrapped into this one */
 
 	while (r < end) {
 		const char *nl = memchr(r, '\n', (size_t)(end - r));
-		const char *stop = nl ? nl : end;
+		const char *stop = nl ? nl : end, *from = r;
 		/* read before the line moves: the text left of r is already rewritten, the rest not yet */
 		bool wraps = nl && nl + 1 < end && wraps_at(r, nl, end);
 
-		memmove(w, r, (size_t)(stop - r));
-		w += stop - r;
+		while (goes_on && from < stop && (*from == ' ' || *from == '\t'))
+			from++;		/* the margin of a continued line: the sentence goes on after one blank */
+		memmove(w, from, (size_t)(stop - from));
+		w += stop - from;
+		goes_on = wraps;
 		if (wraps) {
 			/* one blank where the line broke; what that saves waits at the end of the sentence */
 			while (w > p && (w[-1] == ' ' || w[-1] == '\t'))

@@ -117,6 +117,9 @@ static void test_unwrap(void **state)
 			 "should be the same\n",
 			 "RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) "
 			 "should be the same\n", 1);
+	/* text indented as code: the continued line's margin goes too */
+	expect_unwrapped("    UserWarning: CUDA initialization: The NVIDIA driver on your\n    system is too old\n",
+			 "    UserWarning: CUDA initialization: The NVIDIA driver on your system is too old    \n", 1);
 	/* three lines of one sentence */
 	expect_unwrapped("this line is long enough to be wrapped prose that goes\non for a while, long enough to be "
 			 "wrapped\nagain\n",
