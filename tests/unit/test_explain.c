@@ -1481,8 +1481,9 @@ static void test_framework_messages(void **state)
 
 /*
  * Messages of tools around the GPU, read in their sources or documentation (systemd, nvidia-smi, the open
- * kernel module's kernel_gsp.c, Darknet, DeepSpeed's op builder, Docker), and what a reporter says of the
- * machine: an Intel or AMD GPU named, one GPU, memory left orphaned.
+ * kernel module's kernel_gsp.c, Darknet, DeepSpeed's op builder, Docker, ONNX Runtime, bitsandbytes, Numba,
+ * ollama, TensorFlow, the container toolkit), and what a reporter says of the machine: an Intel or AMD GPU
+ * named, one GPU, memory left orphaned.
  */
 static void test_tool_messages_and_machine_prose(void **state)
 {
@@ -1505,6 +1506,25 @@ static void test_tool_messages_and_machine_prose(void **state)
 		{ "If you only have one GPU, the setup steps give the following error:\n"
 		  "cuda runtime error (38) : no CUDA-capable device is detected\n", CAUSE_ENV_VISIBLE_DEVICES },
 		{ "It appears that the memory is orphaned on the GPU when pycaffe exits unexpectedly.\n", CAUSE_GPU_MEMORY_BUSY },
+		{ "[W:onnxruntime:Default, onnxruntime_pybind_state.cc:993 CreateExecutionProviderInstance] Failed to create "
+		  "CUDAExecutionProvider. Require cuDNN 9.* and CUDA 12.*.\n", CAUSE_TORCH_LIBS_UNRESOLVED },
+		{ "UserWarning: Specified provider 'CUDAExecutionProvider' is not in available provider names.Available "
+		  "providers: 'AzureExecutionProvider, CPUExecutionProvider'\n", CAUSE_TORCH_CPU_ONLY },
+		{ "CUDA SETUP: Problem: The main issue seems to be that the main CUDA runtime library was not detected.\n",
+		  CAUSE_TORCH_LIBS_UNRESOLVED },
+		{ "numba.cuda.cudadrv.error.CudaSupportError: Error at driver init: Call to cuInit results in "
+		  "CUDA_ERROR_NOT_INITIALIZED (3)\n", CAUSE_CUDA_INIT_FAILED },
+		{ "numba.cuda.cudadrv.error.NvvmSupportError: libNVVM cannot be found. Do `conda install cudatoolkit`\n",
+		  CAUSE_TOOLKIT_NOT_INSTALLED },
+		{ "msg=\"NVIDIA driver too old\" device=\"NVIDIA GeForce GTX 1080\" compute=6.1 driver=535 "
+		  "required_driver=\"550 or newer\"\n", CAUSE_DRIVER_TOO_OLD },
+		{ "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1858] Ignoring visible gpu device (device: 0, name: "
+		  "NVIDIA GeForce GT 730, compute capability: 3.5) with Cuda compute capability 3.5. The minimum required "
+		  "Cuda capability is 5.0.\n", CAUSE_TORCH_ARCH_UNSUPPORTED },
+		{ "nvidia-container-cli: ldcache error: open failed: /sbin/ldconfig.real: no such file or directory: "
+		  "unknown\n", CAUSE_CONTAINER_RUNTIME_MISSING },
+		{ "nvidia-container-cli: initialization error: WSL environment detected but no adapters were found: "
+		  "unknown\n", CAUSE_WSL_DRIVER },
 		/* not these: DeepSpeed accepting a minor difference, the CUDA version nvidia-smi does report */
 		{ "Installed CUDA version 12.6 does not match the version torch was compiled with 12.4 but since the APIs "
 		  "are compatible, accepting this combination\n", CAUSE_COUNT },
